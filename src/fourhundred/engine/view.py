@@ -1,0 +1,147 @@
+"""What one seat, or a spectator, may know (view.md).
+
+:func:`view_for` is the only door through which hidden state leaves the
+engine: the server sends only its output, the bots decide only from it. It
+never holds another seat's unplayed cards.
+
+>>> from fourhundred.engine.state import GameState
+>>> s = GameState(first_dealer=0)
+>>> s.deal_random(seed=1)
+>>> v = view_for(s, None)
+>>> v.hand is None, v.turn, v.legal
+(True, 1, None)
+>>> sorted(view_for(s, 1).to_dict())[:4]
+['bids', 'can_redeal', 'dealer', 'format']
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Final
+
+from .actions import BID_BASE
+from .cards import CARD_NAMES, Card, cards_of
+from .state import NO_BID, GameState, Phase
+
+__all__ = ["VIEW_FORMAT", "TrickView", "View", "view_for"]
+
+VIEW_FORMAT: Final = "fourhundred-view/1"
+
+
+@dataclass(frozen=True, slots=True)
+class TrickView:
+    leader: int
+    cards: tuple[Card, ...]
+    winner: int | None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "leader": self.leader,
+            "cards": [CARD_NAMES[c] for c in self.cards],
+            "winner": self.winner,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class View:
+    """One seat's (or a spectator's) knowledge of the game, as view.md."""
+
+    rules: dict[str, Any]
+    seat: int | None
+    hand_index: int
+    dealer: int
+    phase: str
+    scores: tuple[int, int, int, int]
+    required_total: int
+    hand: tuple[Card, ...] | None
+    bids: tuple[int | None, int | None, int | None, int | None]
+    tricks_won: tuple[int, int, int, int]
+    tricks: tuple[TrickView, ...]
+    turn: int | None
+    legal: tuple[int, ...] | None
+    """Bids (numbers) or cards, for the seat to act only."""
+    values: tuple[int | None, ...] | None
+    can_redeal: bool
+    winner: int | None
+
+    @property
+    def legal_is_bids(self) -> bool:
+        return self.phase == "bid" and self.legal is not None
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON form of view.md (plain dicts, lists, strings and ints)."""
+        legal: list[Any] | None
+        if self.legal is None:
+            legal = None
+        elif self.phase == "bid":
+            legal = list(self.legal)
+        else:
+            legal = [CARD_NAMES[c] for c in self.legal]
+        out: dict[str, Any] = {
+            "format": VIEW_FORMAT,
+            "rules": dict(self.rules),
+            "seat": self.seat,
+            "hand_index": self.hand_index,
+            "dealer": self.dealer,
+            "phase": self.phase,
+            "scores": list(self.scores),
+            "required_total": self.required_total,
+        }
+        if self.hand is not None:
+            out["hand"] = [CARD_NAMES[c] for c in self.hand]
+        out.update(
+            {
+                "bids": list(self.bids),
+                "tricks_won": list(self.tricks_won),
+                "tricks": [t.to_dict() for t in self.tricks],
+                "turn": self.turn,
+                "legal": legal,
+                "values": None if self.values is None else list(self.values),
+                "can_redeal": self.can_redeal,
+                "winner": self.winner,
+            }
+        )
+        return out
+
+
+def view_for(state: GameState, seat: int | None) -> View:
+    """What ``seat`` (0..3), or a spectator (``None``), may know now."""
+    if seat is not None and (type(seat) is not int or not 0 <= seat <= 3):
+        raise ValueError(f"{seat!r} is not a seat (0 to 3) or None for a spectator")
+    if state.phase is Phase.DEAL:
+        raise ValueError("no view between hands: deal the next hand first")
+    over = state.phase is Phase.OVER
+    turn = None if over else state.turn
+    legal: tuple[int, ...] | None = None
+    values: tuple[int | None, ...] | None = None
+    if seat is not None and seat == turn:
+        if state.phase is Phase.BID:
+            bids = [a - BID_BASE for a in state.legal_actions()]
+            legal = tuple(bids)
+            values = tuple(state.value_of_bid(seat, b) for b in bids)
+        else:
+            legal = tuple(state.legal_actions())
+    b = state.bids
+    return View(
+        rules=state.settings.to_dict(),
+        seat=seat,
+        hand_index=state.hand_index,
+        dealer=state.dealer,
+        phase=state.phase.label,
+        scores=(state.scores[0], state.scores[1], state.scores[2], state.scores[3]),
+        required_total=state.required,
+        hand=None if seat is None else tuple(cards_of(state.hands[seat])),
+        bids=tuple(None if x == NO_BID else x for x in b),  # type: ignore[arg-type]
+        tricks_won=(
+            state.tricks_won[0],
+            state.tricks_won[1],
+            state.tricks_won[2],
+            state.tricks_won[3],
+        ),
+        tricks=tuple(TrickView(ld, tuple(cs), w) for ld, cs, w in state.tricks()),
+        turn=turn,
+        legal=legal,
+        values=values,
+        can_redeal=seat is not None and state.can_redeal(seat),
+        winner=state.winner,
+    )
