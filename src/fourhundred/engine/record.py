@@ -112,7 +112,7 @@ def _parse_hand(raw: object, index: int) -> HandRecord:
     if not isinstance(raw, Mapping):
         raise bad()
     keys = set(raw)
-    if not keys <= _HAND_KEYS or not _HAND_REQUIRED <= keys:
+    if not keys <= _HAND_KEYS or not keys >= _HAND_REQUIRED:
         raise bad()
     dealer = raw["dealer"]
     deal = raw["deal"]
@@ -135,9 +135,7 @@ def _parse_hand(raw: object, index: int) -> HandRecord:
     )
 
 
-def _deal_masks(
-    hand: HandRecord, index: int
-) -> tuple[CardMask, CardMask, CardMask, CardMask]:
+def _deal_masks(hand: HandRecord, index: int) -> tuple[CardMask, CardMask, CardMask, CardMask]:
     masks = []
     for seat_cards in hand.deal:
         m = 0
@@ -172,7 +170,7 @@ def replay(record: GameRecord | object) -> GameState:
                 or not 0 <= seat <= 3
                 or hand.bids
                 or hand.plays
-                or state.hands[seat] & FACE_MASK
+                or state.hand(seat) & FACE_MASK
             ):
                 raise RecordError("redeal request not allowed", i)
             state.request_redeal(seat)

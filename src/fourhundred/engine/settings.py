@@ -183,7 +183,7 @@ PRESETS: Final[Mapping[str, Settings]] = MappingProxyType(
 
 PRESET_NOTES: Final[Mapping[str, str]] = MappingProxyType(
     {
-        "standard": "The usual online game: Lebanese scoring to 41, lowest bid 2 rising with score.",
+        "standard": "The usual online game: Lebanese scoring to 41, lowest bid 2, rising.",
         "traditional": "The full rules: 5 and 6 worth face value from 30 points, and the 13 bid.",
         "jawaker": "Traditional plus a rising bid total and any bid of 10+ worth 40.",
         "classic": "Classic scoring: bids 1-6 at face value, 7-12 doubled.",

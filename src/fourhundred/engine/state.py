@@ -27,18 +27,16 @@ from __future__ import annotations
 import random
 import secrets
 from collections.abc import Sequence
-from dataclasses import dataclass
 from enum import IntEnum
-from typing import Final
+from typing import Final, NamedTuple
 
+from ._core import PlayCore, deal_from_bytes
 from .actions import BID_BASE, REDEAL, Action, action_str, is_bid, is_card
 from .cards import (
     CARD_NAMES,
     DECK_SIZE,
     FACE_MASK,
     FULL_DECK,
-    SUIT_LETTERS,
-    SUIT_MASKS,
     TIMEOUT_ORDER,
     Card,
     CardMask,
@@ -55,7 +53,7 @@ from .errors import (
     NotYourTurn,
     WrongPhase,
 )
-from .scoring import lowest_bid, required_total, value_table, winning_team
+from .scoring import bid_value, lowest_bid, required_total, winning_team
 from .settings import STANDARD, Settings
 
 __all__ = ["GameState", "HandSummary", "Phase", "deal_masks"]
@@ -76,24 +74,14 @@ class Phase(IntEnum):
 NO_BID: Final = 0
 """Marks a seat that has not bid yet in the internal bid list."""
 
-# _STRENGTH[led_suit][card]: how strongly a card claims a trick led in that
-# suit: any heart beats the led suit, which beats a discard (-1).
-_STRENGTH: Final[tuple[tuple[int, ...], ...]] = tuple(
-    tuple(
-        (100 + c % 13) if c // 13 == 2 else (c % 13 if c // 13 == led else -1)
-        for c in range(DECK_SIZE)
-    )
-    for led in range(4)
-)
-_SUIT_OF: Final[tuple[int, ...]] = tuple(c // 13 for c in range(DECK_SIZE))
+_BID_ORDER: Final = tuple(tuple((d + 1 + i) & 3 for i in range(4)) for d in range(4))
 _TIMEOUT_BITS: Final[tuple[tuple[int, Card], ...]] = tuple((1 << c, c) for c in TIMEOUT_ORDER)
 
 
-@dataclass(frozen=True, slots=True)
-class HandSummary:
+class HandSummary(NamedTuple):
     """One finished hand (played, thrown in, or redealt on request)."""
 
-    index: int
+    hand_index: int
     dealer: int
     deal: tuple[CardMask, CardMask, CardMask, CardMask]
     redeal_request: int | None
@@ -101,51 +89,37 @@ class HandSummary:
     """In bidding order: the seat after the dealer first."""
     plays: tuple[Card, ...]
     thrown_in: bool
-    tricks: tuple[int, int, int, int]
-    deltas: tuple[int, int, int, int]
-    scores: tuple[int, int, int, int]
+    tricks: tuple[int, ...]
+    deltas: tuple[int, ...]
+    scores: tuple[int, ...]
     """Totals after the hand."""
 
 
 def deal_masks(rng: random.Random) -> tuple[CardMask, CardMask, CardMask, CardMask]:
-    """Shuffle a deck with ``rng`` and deal 13 cards to each seat."""
-    deck = list(range(DECK_SIZE))
-    rng.shuffle(deck)
-    out = []
-    for s in range(4):
-        m = 0
-        for c in deck[13 * s : 13 * s + 13]:
-            m |= 1 << c
-        out.append(m)
-    return (out[0], out[1], out[2], out[3])
+    """Deal 13 cards to each seat from ``rng`` (a ``secrets.SystemRandom``
+    for real games). Every deal is exactly equally likely."""
+    while True:
+        hands = deal_from_bytes(rng.randbytes(256))
+        if hands is not None:
+            return hands
 
 
-class GameState:
+class GameState(PlayCore):
     """A whole game: scores, the hand in progress and the hands before it."""
 
     __slots__ = (
-        "_led",
         "_rng",
-        "_trick",
-        "_values",
         "bids",
         "dealer",
         "dealt",
         "first_dealer",
         "hand_index",
-        "hands",
         "history",
         "n_bids",
         "phase",
-        "plays",
         "required",
         "scores",
         "settings",
-        "thirteen_bidder",
-        "trick_leaders",
-        "trick_winners",
-        "tricks_won",
-        "turn",
         "winner",
     )
 
@@ -156,25 +130,13 @@ class GameState:
     dealer: int
     hand_index: int
     phase: Phase
-    turn: int
-    hands: list[CardMask]
-    """Each seat's unplayed cards."""
     dealt: tuple[CardMask, CardMask, CardMask, CardMask]
     bids: list[int]
     """By seat; ``NO_BID`` (0) until that seat has bid."""
     n_bids: int
     required: int
-    plays: list[Card]
-    trick_leaders: list[int]
-    trick_winners: list[int]
-    tricks_won: list[int]
-    thirteen_bidder: int
-    """The seat that bid 13 in this hand, or -1."""
     winner: int | None
     history: list[HandSummary]
-    _trick: list[Card]
-    _led: int
-    _values: list[tuple[int, ...]]
     _rng: random.Random | None
 
     def __init__(
@@ -191,6 +153,7 @@ class GameState:
             first_dealer = rng.randrange(4) if rng is not None else secrets.randbelow(4)
         if type(first_dealer) is not int or not 0 <= first_dealer <= 3:
             raise ValueError(f"first_dealer must be a seat 0-3, not {first_dealer!r}")
+        super().__init__()
         self.settings = settings
         self.first_dealer = first_dealer
         self.scores = [0, 0, 0, 0]
@@ -198,21 +161,12 @@ class GameState:
         self.hand_index = 0
         self.phase = Phase.DEAL
         self.turn = (first_dealer + 1) & 3
-        self.hands = [0, 0, 0, 0]
         self.dealt = (0, 0, 0, 0)
         self.bids = [NO_BID] * 4
         self.n_bids = 0
         self.required = required_total(settings, self.scores)
-        self.plays = []
-        self.trick_leaders = []
-        self.trick_winners = []
-        self.tricks_won = [0, 0, 0, 0]
-        self.thirteen_bidder = -1
         self.winner = None
         self.history = []
-        self._trick = []
-        self._led = 0
-        self._values = []
         self._rng = rng
 
     # ------------------------------------------------------------------ deal
@@ -245,18 +199,10 @@ class GameState:
 
     def _start_hand(self, hands: tuple[CardMask, CardMask, CardMask, CardMask]) -> None:
         self.dealt = hands
-        self.hands = list(hands)
+        self._core_start(hands)
         self.bids = [NO_BID] * 4
         self.n_bids = 0
-        self.plays = []
-        self.trick_leaders = []
-        self.trick_winners = []
-        self.tricks_won = [0, 0, 0, 0]
-        self.thirteen_bidder = -1
-        self._trick = []
         self.turn = (self.dealer + 1) & 3
-        self.required = required_total(self.settings, self.scores)
-        self._values = [value_table(self.settings, sc) for sc in self.scores]
         self.phase = Phase.BID
 
     # ----------------------------------------------------------- legal sets
@@ -279,16 +225,6 @@ class GameState:
             return []
         low, high = self.bid_range()
         return list(range(low, high + 1))
-
-    def legal_mask(self) -> CardMask:
-        """The cards the seat to act may play, as a mask (fast path; play
-        phase only)."""
-        h = self.hands[self.turn]
-        if self._trick:
-            f = h & SUIT_MASKS[self._led]
-            if f:
-                return f
-        return h
 
     def legal_cards(self) -> list[Card]:
         """The cards the seat to act may play, in deck order."""
@@ -314,7 +250,7 @@ class GameState:
             self.settings.no_face_card_redeal
             and self.phase is Phase.BID
             and self.n_bids == 0
-            and not (self.hands[seat] & FACE_MASK)
+            and not (self.hand(seat) & FACE_MASK)
         )
 
     def timeout_action(self) -> Action:
@@ -333,11 +269,6 @@ class GameState:
     @property
     def is_over(self) -> bool:
         return self.phase is Phase.OVER
-
-    @property
-    def current_trick(self) -> list[Card]:
-        """The cards of the trick in progress, in the order played."""
-        return list(self._trick)
 
     # ---------------------------------------------------------- checked path
 
@@ -385,12 +316,10 @@ class GameState:
         shown = f"card {CARD_NAMES[c]!r} by seat {self.turn if seat is None else seat}"
         seat = self._check_turn(seat, shown, Phase.PLAY)
         bit = 1 << c
-        if not self.hands[seat] & bit:
+        if not self.hand(seat) & bit:
             raise IllegalCard(f"{shown} is not legal: seat {seat} does not hold it")
         if not self.legal_mask() & bit:
-            suit = {"C": "clubs", "D": "diamonds", "H": "hearts", "S": "spades"}[
-                SUIT_LETTERS[self._led]
-            ]
+            suit = ("clubs", "diamonds", "hearts", "spades")[self.led_suit]
             raise IllegalCard(f"{shown} is not legal: seat {seat} must follow {suit}")
         self.play_unchecked(c)
 
@@ -409,7 +338,7 @@ class GameState:
             raise IllegalRedeal(
                 f"redeal request by seat {seat} not allowed: only before the first bid"
             )
-        if self.hands[seat] & FACE_MASK:
+        if self.hand(seat) & FACE_MASK:
             raise IllegalRedeal(
                 f"redeal request by seat {seat} not allowed: the hand holds an A, K, Q or J"
             )
@@ -431,68 +360,35 @@ class GameState:
             self._close_hand(thrown_in=True, redeal_request=None, deltas=(0, 0, 0, 0))
             return
         self.phase = Phase.PLAY
-        lead = (self.dealer + 1) & 3
-        self.turn = lead
-        self.trick_leaders.append(lead)
-
-    def play_unchecked(self, c: Card) -> None:
-        """Play card ``c`` for the seat to act. Fast path: no checks."""
-        seat = self.turn
-        self.hands[seat] ^= 1 << c
-        self.plays.append(c)
-        trick = self._trick
-        trick.append(c)
-        if len(trick) == 1:
-            self._led = _SUIT_OF[c]
-            self.turn = (seat + 1) & 3
-            return
-        if len(trick) < 4:
-            self.turn = (seat + 1) & 3
-            return
-        strength = _STRENGTH[self._led]
-        w = 0
-        best = strength[trick[0]]
-        s = strength[trick[1]]
-        if s > best:
-            w, best = 1, s
-        s = strength[trick[2]]
-        if s > best:
-            w, best = 2, s
-        if strength[trick[3]] > best:
-            w = 3
-        winner = (seat + 1 + w) & 3
-        self.trick_winners.append(winner)
-        self.tricks_won[winner] += 1
-        self._trick = []
-        bidder = self.thirteen_bidder
-        if bidder >= 0 and winner != bidder:
-            self._end_thirteen(won=False)
-        elif len(self.trick_winners) == 13:
-            if bidder >= 0:
-                self._end_thirteen(won=True)
-            else:
-                self._score_hand()
-        else:
-            self.turn = winner
-            self.trick_leaders.append(winner)
+        self.turn = (self.dealer + 1) & 3
 
     # ---------------------------------------------------------- end of hand
 
+    def _hand_over(self) -> None:
+        # Called by the core once the hand's last trick is complete.
+        bidder = self.thirteen_bidder
+        if bidder >= 0:
+            won = self.tricks_won[bidder] == 13
+            self._end_thirteen(won=won)
+        else:
+            self._score_hand()
+
     def _score_hand(self) -> None:
-        bids, won, values = self.bids, self.tricks_won, self._values
-        deltas = tuple(
-            values[s][bids[s]] if won[s] >= bids[s] else -values[s][bids[s]] for s in range(4)
-        )
-        self._close_hand(
-            thrown_in=False,
-            redeal_request=None,
-            deltas=(deltas[0], deltas[1], deltas[2], deltas[3]),
-        )
+        bids, won, scores, st = self.bids, self.tricks_won, self.scores, self.settings
+        deltas = [0, 0, 0, 0]
+        for s in (0, 1, 2, 3):
+            b = bids[s]
+            v = bid_value(st, b, scores[s])
+            deltas[s] = v if won[s] >= b else -v
+        self._close_hand(thrown_in=False, redeal_request=None, deltas=tuple(deltas))
 
     def _end_thirteen(self, *, won: bool) -> None:
         team = self.thirteen_bidder & 1
         self._close_hand(
-            thrown_in=False, redeal_request=None, deltas=(0, 0, 0, 0), winner=team if won else 1 - team
+            thrown_in=False,
+            redeal_request=None,
+            deltas=(0, 0, 0, 0),
+            winner=team if won else 1 - team,
         )
 
     def _close_hand(
@@ -500,30 +396,29 @@ class GameState:
         *,
         thrown_in: bool,
         redeal_request: int | None,
-        deltas: tuple[int, int, int, int],
+        deltas: tuple[int, ...],
         winner: int | None = None,
     ) -> None:
         sc = self.scores
-        for s in range(4):
-            sc[s] += deltas[s]
+        sc[0] += deltas[0]
+        sc[1] += deltas[1]
+        sc[2] += deltas[2]
+        sc[3] += deltas[3]
         d = self.dealer
+        b = self.bids
+        order = _BID_ORDER[d][: self.n_bids]
         self.history.append(
             HandSummary(
-                index=self.hand_index,
-                dealer=d,
-                deal=self.dealt,
-                redeal_request=redeal_request,
-                bids=tuple(self.bids[(d + 1 + i) & 3] for i in range(self.n_bids)),
-                plays=tuple(self.plays),
-                thrown_in=thrown_in,
-                tricks=(
-                    self.tricks_won[0],
-                    self.tricks_won[1],
-                    self.tricks_won[2],
-                    self.tricks_won[3],
-                ),
-                deltas=deltas,
-                scores=(sc[0], sc[1], sc[2], sc[3]),
+                self.hand_index,
+                d,
+                self.dealt,
+                redeal_request,
+                tuple([b[s] for s in order]),
+                tuple(self.done_cards + self.current_trick),
+                thrown_in,
+                tuple(self.tricks_won),
+                deltas,
+                tuple(sc),
             )
         )
         if winner is None and not thrown_in:
@@ -549,28 +444,19 @@ class GameState:
     def clone(self) -> GameState:
         """An independent copy (history shared: it is append-only)."""
         new = GameState.__new__(GameState)
+        new._core_copy(self)
         new.settings = self.settings
         new.first_dealer = self.first_dealer
         new.scores = self.scores[:]
         new.dealer = self.dealer
         new.hand_index = self.hand_index
         new.phase = self.phase
-        new.turn = self.turn
-        new.hands = self.hands[:]
         new.dealt = self.dealt
         new.bids = self.bids[:]
         new.n_bids = self.n_bids
         new.required = self.required
-        new.plays = self.plays[:]
-        new.trick_leaders = self.trick_leaders[:]
-        new.trick_winners = self.trick_winners[:]
-        new.tricks_won = self.tricks_won[:]
-        new.thirteen_bidder = self.thirteen_bidder
         new.winner = self.winner
         new.history = self.history[:]
-        new._trick = self._trick[:]
-        new._led = self._led
-        new._values = self._values
         new._rng = self._rng
         return new
 
@@ -589,22 +475,29 @@ class GameState:
         13, which decides the game instead)."""
         if n == 13:
             return None
-        if self._values:
-            return self._values[seat][n]
-        return value_table(self.settings, self.scores[seat])[n]
+        return bid_value(self.settings, n, self.scores[seat])
+
+    @property
+    def plays(self) -> list[Card]:
+        """This hand's cards in the order played."""
+        return self.done_cards + self.current_trick
 
     def tricks(self) -> list[tuple[int, list[Card], int | None]]:
         """This hand's tricks: (leader, cards in play order, winner or None)."""
         out: list[tuple[int, list[Card], int | None]] = []
-        for i, leader in enumerate(self.trick_leaders):
-            cards = self.plays[4 * i : 4 * i + 4]
-            winner = self.trick_winners[i] if i < len(self.trick_winners) else None
-            out.append((leader, cards, winner))
+        leader = (self.dealer + 1) & 3
+        done = self.done_cards
+        for i, winner in enumerate(self.trick_winners):
+            out.append((leader, done[4 * i : 4 * i + 4], winner))
+            leader = winner
+        trick = self.current_trick
+        if trick:
+            out.append((leader, trick, None))
         return out
 
     def action_count(self) -> int:
         """Actions taken in this hand: bids then plays (game-record.md)."""
-        return self.n_bids + len(self.plays)
+        return self.n_bids + 4 * self.n_tricks + len(self.current_trick)
 
     def line(self) -> str:
         """A one-line summary of the state, for logs and golden files."""
@@ -618,12 +511,12 @@ class GameState:
         if self.phase is Phase.OVER:
             return f"{head} winner team {self.winner}"
         if self.phase is Phase.PLAY:
-            trick = " ".join(CARD_NAMES[c] for c in self._trick) or "-"
+            trick = " ".join(CARD_NAMES[c] for c in self.current_trick) or "-"
             return f"{head} trick {trick}"
         return head
 
     def hands_str(self) -> str:
-        return " | ".join(f"{s}: {hand_str(self.hands[s])}" for s in range(4))
+        return " | ".join(f"{s}: {hand_str(self.hand(s))}" for s in range(4))
 
     def __repr__(self) -> str:
         return f"<GameState {self.line()}>"

@@ -130,7 +130,7 @@ def view_for(state: GameState, seat: int | None) -> View:
         phase=state.phase.label,
         scores=(state.scores[0], state.scores[1], state.scores[2], state.scores[3]),
         required_total=state.required,
-        hand=None if seat is None else tuple(cards_of(state.hands[seat])),
+        hand=None if seat is None else tuple(cards_of(state.hand(seat))),
         bids=tuple(None if x == NO_BID else x for x in b),  # type: ignore[arg-type]
         tricks_won=(
             state.tricks_won[0],
