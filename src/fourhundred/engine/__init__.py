@@ -42,7 +42,7 @@ from .scoring import bid_value, lowest_bid, required_total, winning_team
 from .seats import Seat, team_of
 from .settings import PRESET_NOTES, PRESETS, STANDARD, TURN_TIMERS, Settings, preset
 from .state import GameState, HandSummary, Phase, deal_masks
-from .view import VIEW_FORMAT, View, view_for
+from .view import VIEW_FORMAT, TrickView, View, state_from_view, view_for
 
 __all__ = [
     "BID_BASE",
@@ -80,6 +80,7 @@ __all__ = [
     "Seat",
     "Settings",
     "Suit",
+    "TrickView",
     "View",
     "WrongPhase",
     "action_str",
@@ -99,6 +100,7 @@ __all__ = [
     "replay_result",
     "required_total",
     "result_of",
+    "state_from_view",
     "team_of",
     "view_for",
     "winning_team",

@@ -16,14 +16,16 @@ never holds another seat's unplayed cards.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
 from .actions import BID_BASE
-from .cards import CARD_NAMES, Card, cards_of
+from .cards import CARD_NAMES, Card, CardMask, cards_of, mask_of
+from .settings import Settings
 from .state import NO_BID, GameState, Phase
 
-__all__ = ["VIEW_FORMAT", "TrickView", "View", "view_for"]
+__all__ = ["VIEW_FORMAT", "TrickView", "View", "state_from_view", "view_for"]
 
 VIEW_FORMAT: Final = "fourhundred-view/1"
 
@@ -145,3 +147,44 @@ def view_for(state: GameState, seat: int | None) -> View:
         can_redeal=seat is not None and state.can_redeal(seat),
         winner=state.winner,
     )
+
+
+def state_from_view(view: View, hands: Sequence[CardMask]) -> GameState:
+    """A full game state at the position of ``view``, with ``hands`` (every
+    seat's *unplayed* cards) filling in what the view hides. This is how a
+    search bot builds a determinization: it samples the hidden cards,
+    consistent with the view, and searches the resulting state. Earlier
+    hands are not known and the new state's history is empty.
+
+    Raises ``ValueError`` if ``hands`` contradict the view."""
+    if view.phase not in ("bid", "play"):
+        raise ValueError("a position is only rebuilt during bidding or play")
+    if len(hands) != 4:
+        raise ValueError("hands must give the unplayed cards of all four seats")
+    if view.hand is not None and view.seat is not None and hands[view.seat] != mask_of(view.hand):
+        raise ValueError("hands disagree with the view's own hand")
+    played = [0, 0, 0, 0]
+    order: list[Card] = []
+    for trick in view.tricks:
+        seat = trick.leader
+        for c in trick.cards:
+            played[seat] |= 1 << c
+            order.append(c)
+            seat = (seat + 1) & 3
+    dealt = [hands[s] | played[s] for s in range(4)]
+    settings = Settings.from_dict(view.rules)
+    state = GameState(settings, first_dealer=view.dealer)
+    state.scores = list(view.scores)
+    state.hand_index = view.hand_index
+    state.required = view.required_total
+    state.deal(dealt)
+    state.required = view.required_total
+    first = (view.dealer + 1) & 3
+    for i in range(4):
+        b = view.bids[(first + i) & 3]
+        if b is None:
+            break
+        state.bid(b)
+    for c in order:
+        state.play(c)
+    return state
