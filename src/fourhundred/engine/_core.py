@@ -16,10 +16,12 @@ PURE_PYTHON = os.environ.get("FOURHUNDRED_PURE_PYTHON", "") not in ("", "0")
 COMPILED = False
 
 if TYPE_CHECKING:
-    from ._pycore import PlayCore, deal_from_bytes, nth_card
+    from ._pycore import PlayCore, cards_of, deal_from_bytes, nth_card, pick_card
 else:
     PlayCore = _pycore.PlayCore
     nth_card = _pycore.nth_card
+    pick_card = _pycore.pick_card
+    cards_of = _pycore.cards_of
     deal_from_bytes = _pycore.deal_from_bytes
     if not PURE_PYTHON:
         try:
@@ -29,7 +31,17 @@ else:
         else:
             PlayCore = _speedups.PlayCore
             nth_card = _speedups.nth_card
+            pick_card = _speedups.pick_card
+            cards_of = _speedups.cards_of
             deal_from_bytes = _speedups.deal_from_bytes
             COMPILED = True
 
-__all__ = ["COMPILED", "PURE_PYTHON", "PlayCore", "deal_from_bytes", "nth_card"]
+__all__ = [
+    "COMPILED",
+    "PURE_PYTHON",
+    "PlayCore",
+    "cards_of",
+    "deal_from_bytes",
+    "nth_card",
+    "pick_card",
+]

@@ -89,6 +89,11 @@ class PlayCore:
         return self._done[:]
 
     @property
+    def plays(self) -> list[int]:
+        """This hand's cards in the order played."""
+        return self._done + self._trick
+
+    @property
     def n_tricks(self) -> int:
         """Complete tricks in this hand."""
         return len(self._winners)
@@ -179,6 +184,27 @@ class PlayCore:
 
     def _hand_over(self) -> None:
         raise NotImplementedError
+
+
+def cards_of(mask: int) -> list[int]:
+    """The cards of a mask, in deck order."""
+    out: list[int] = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
+
+
+def pick_card(mask: int, r: float) -> int:
+    """The card at fraction ``r`` (0 <= r < 1) of a mask's cards in deck
+    order: uniformly random when ``r`` is (for random rollouts); -1 for an
+    empty mask."""
+    if not 0.0 <= r < 1.0:
+        raise ValueError("r must be in [0, 1)")
+    if not mask:
+        return -1
+    return nth_card(mask, int(r * mask.bit_count()))
 
 
 def nth_card(mask: int, k: int) -> int:

@@ -165,6 +165,14 @@ static PyObject *Core_get_done(CoreObject *self, void *closure)
     return int_list(self->done, self->ndone);
 }
 
+static PyObject *Core_get_plays(CoreObject *self, void *closure)
+{
+    int all[DECK];
+    memcpy(all, self->done, sizeof(int) * self->ndone);
+    memcpy(all + self->ndone, self->trick, sizeof(int) * self->ntrick);
+    return int_list(all, self->ndone + self->ntrick);
+}
+
 static PyObject *Core_get_ntricks(CoreObject *self, void *closure)
 {
     return PyLong_FromLong(self->nwinners);
@@ -184,6 +192,7 @@ static PyGetSetDef Core_getset[] = {
     {"trick_winners", (getter)Core_get_winners, NULL, "The winner of each complete trick.", NULL},
     {"current_trick", (getter)Core_get_trick, NULL, "The trick in progress.", NULL},
     {"done_cards", (getter)Core_get_done, NULL, "The cards of the complete tricks.", NULL},
+    {"plays", (getter)Core_get_plays, NULL, "This hand's cards in the order played.", NULL},
     {"n_tricks", (getter)Core_get_ntricks, NULL, "Complete tricks in this hand.", NULL},
     {"led_suit", (getter)Core_get_led, NULL, "The suit led to the trick in progress, or -1.",
      NULL},
@@ -365,6 +374,51 @@ static PyObject *nth_card(PyObject *module, PyObject *const *args, Py_ssize_t na
     return PyLong_FromLong(__builtin_ctzll(m));
 }
 
+static PyObject *pick_card(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs != 2) {
+        PyErr_SetString(PyExc_TypeError, "pick_card(mask, r)");
+        return NULL;
+    }
+    uint64_t m;
+    if (read_mask(args[0], &m) < 0)
+        return NULL;
+    double r = PyFloat_AsDouble(args[1]);
+    if (r == -1.0 && PyErr_Occurred())
+        return NULL;
+    if (!(r >= 0.0 && r < 1.0)) {
+        PyErr_SetString(PyExc_ValueError, "r must be in [0, 1)");
+        return NULL;
+    }
+    if (!m)
+        return PyLong_FromLong(-1);
+    long k = (long)(r * __builtin_popcountll(m));
+    for (; k > 0; k--)
+        m &= m - 1;
+    return PyLong_FromLong(__builtin_ctzll(m));
+}
+
+static PyObject *cards_of(PyObject *module, PyObject *arg)
+{
+    uint64_t m;
+    if (read_mask(arg, &m) < 0)
+        return NULL;
+    PyObject *list = PyList_New(__builtin_popcountll(m));
+    if (!list)
+        return NULL;
+    Py_ssize_t i = 0;
+    while (m) {
+        PyObject *v = PyLong_FromLong(__builtin_ctzll(m));
+        if (!v) {
+            Py_DECREF(list);
+            return NULL;
+        }
+        PyList_SET_ITEM(list, i++, v);
+        m &= m - 1;
+    }
+    return list;
+}
+
 static PyObject *deal_from_bytes(PyObject *module, PyObject *arg)
 {
     Py_buffer view;
@@ -406,6 +460,9 @@ static PyObject *deal_from_bytes(PyObject *module, PyObject *arg)
 static PyMethodDef module_methods[] = {
     {"nth_card", (PyCFunction)(void (*)(void))nth_card, METH_FASTCALL,
      "The k-th card (from 0, in deck order) of a mask."},
+    {"cards_of", (PyCFunction)cards_of, METH_O, "The cards of a mask, in deck order."},
+    {"pick_card", (PyCFunction)(void (*)(void))pick_card, METH_FASTCALL,
+     "The card at fraction r in [0, 1) of a mask's cards (uniform when r is)."},
     {"deal_from_bytes", (PyCFunction)deal_from_bytes, METH_O,
      "Deal 13 cards to each seat from random bytes; None when they run out."},
     {NULL},

@@ -22,6 +22,8 @@ from collections.abc import Iterable, Iterator
 from enum import IntEnum
 from typing import Final
 
+from ._core import cards_of as _cards_of
+
 Card = int
 """A card, 0..51 in deck order (``suit * 13 + rank``)."""
 
@@ -155,12 +157,7 @@ def mask_of(cards: Iterable[Card]) -> CardMask:
 
 def cards_of(mask: CardMask) -> list[Card]:
     """The cards of a mask in deck order."""
-    out: list[Card] = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
+    return _cards_of(mask)
 
 
 def iter_cards(mask: CardMask) -> Iterator[Card]:

@@ -74,6 +74,8 @@ class Phase(IntEnum):
 NO_BID: Final = 0
 """Marks a seat that has not bid yet in the internal bid list."""
 
+_BID: Final = Phase.BID
+_PLAY: Final = Phase.PLAY
 _BID_ORDER: Final = tuple(tuple((d + 1 + i) & 3 for i in range(4)) for d in range(4))
 _TIMEOUT_BITS: Final[tuple[tuple[int, Card], ...]] = tuple((1 << c, c) for c in TIMEOUT_ORDER)
 
@@ -236,11 +238,12 @@ class GameState(PlayCore):
         """Every legal action of the seat to act (a request for a new deal,
         which any eligible seat may make, is not listed: see
         :meth:`can_redeal`)."""
-        if self.phase is Phase.BID:
+        phase = self.phase
+        if phase is _PLAY:
+            return cards_of(self.legal_mask())
+        if phase is _BID:
             low, high = self.bid_range()
             return list(range(BID_BASE + low, BID_BASE + high + 1))
-        if self.phase is Phase.PLAY:
-            return cards_of(self.legal_mask())
         return []
 
     def can_redeal(self, seat: int) -> bool:
@@ -287,40 +290,43 @@ class GameState(PlayCore):
         else:
             raise IllegalAction(f"{action!r} is not an action")
 
-    def _check_turn(self, seat: int | None, what: str, phase: Phase) -> int:
+    def _turn_error(self, seat: object, what: str, phase: Phase) -> IllegalAction:
+        """Why ``seat`` may not take a ``phase`` action now (slow path only)."""
         if self.phase is Phase.OVER:
-            raise GameOver(f"{what}: the game is over")
+            return GameOver(f"{what}: the game is over")
         if self.phase is not phase:
-            raise WrongPhase(f"{what}: it is the {self.phase.label} phase, not {phase.label}")
-        if seat is None:
-            return self.turn
+            return WrongPhase(f"{what}: it is the {self.phase.label} phase, not {phase.label}")
         if type(seat) is not int or not 0 <= seat <= 3:
-            raise NotYourTurn(f"{what}: {seat!r} is not a seat")
-        if seat != self.turn:
-            raise NotYourTurn(f"{what}: it is seat {self.turn}'s turn, not seat {seat}'s")
-        return seat
+            return NotYourTurn(f"{what}: {seat!r} is not a seat")
+        return NotYourTurn(f"{what}: it is seat {self.turn}'s turn, not seat {seat}'s")
 
     def bid(self, n: int, seat: int | None = None) -> None:
         """Bid ``n`` tricks for ``seat`` (checked)."""
-        shown = f"bid {n!r} by seat {self.turn if seat is None else seat}"
-        seat = self._check_turn(seat, shown, Phase.BID)
+        turn = self.turn
+        if self.phase is not _BID or (seat is not None and seat != turn):
+            who = turn if seat is None else seat
+            raise self._turn_error(seat, f"bid {n!r} by seat {who}", _BID)
         low, high = self.bid_range()
         if type(n) is not int or not low <= n <= high:
-            raise IllegalBid(f"{shown} is not legal: seat {seat} may bid {low} to {high}")
+            raise IllegalBid(
+                f"bid {n!r} by seat {turn} is not legal: seat {turn} may bid {low} to {high}"
+            )
         self.bid_unchecked(n)
 
     def play(self, c: Card, seat: int | None = None) -> None:
         """Play card ``c`` for ``seat`` (checked)."""
         if type(c) is not int or not 0 <= c < DECK_SIZE:
             raise IllegalCard(f"{c!r} is not a card")
-        shown = f"card {CARD_NAMES[c]!r} by seat {self.turn if seat is None else seat}"
-        seat = self._check_turn(seat, shown, Phase.PLAY)
-        bit = 1 << c
-        if not self.hand(seat) & bit:
-            raise IllegalCard(f"{shown} is not legal: seat {seat} does not hold it")
-        if not self.legal_mask() & bit:
+        turn = self.turn
+        if self.phase is not _PLAY or (seat is not None and seat != turn):
+            who = turn if seat is None else seat
+            raise self._turn_error(seat, f"card {CARD_NAMES[c]!r} by seat {who}", _PLAY)
+        if not self.legal_mask() & (1 << c):
+            shown = f"card {CARD_NAMES[c]!r} by seat {turn} is not legal"
+            if not self.hand(turn) & (1 << c):
+                raise IllegalCard(f"{shown}: seat {turn} does not hold it")
             suit = ("clubs", "diamonds", "hearts", "spades")[self.led_suit]
-            raise IllegalCard(f"{shown} is not legal: seat {seat} must follow {suit}")
+            raise IllegalCard(f"{shown}: seat {turn} must follow {suit}")
         self.play_unchecked(c)
 
     def request_redeal(self, seat: int) -> None:
@@ -414,7 +420,7 @@ class GameState(PlayCore):
                 self.dealt,
                 redeal_request,
                 tuple([b[s] for s in order]),
-                tuple(self.done_cards + self.current_trick),
+                tuple(self.plays),
                 thrown_in,
                 tuple(self.tricks_won),
                 deltas,
@@ -476,11 +482,6 @@ class GameState(PlayCore):
         if n == 13:
             return None
         return bid_value(self.settings, n, self.scores[seat])
-
-    @property
-    def plays(self) -> list[Card]:
-        """This hand's cards in the order played."""
-        return self.done_cards + self.current_trick
 
     def tricks(self) -> list[tuple[int, list[Card], int | None]]:
         """This hand's tricks: (leader, cards in play order, winner or None)."""
