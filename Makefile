@@ -4,7 +4,7 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: test lint typecheck pytest install bench clean
+.PHONY: test lint typecheck pytest install services bench clean
 
 # Create the virtual environment and install the package with its dev tools
 # (again whenever the packaging or the C core changes).
@@ -23,7 +23,11 @@ lint: $(STAMP)
 typecheck: $(STAMP)
 	$(BIN)/mypy --strict
 
-pytest: $(STAMP)
+# PostgreSQL, Redis and Chromium for the tests of those paths.
+services:
+	scripts/ensure-services.sh
+
+pytest: $(STAMP) services
 	$(BIN)/pytest -q
 
 test: lint typecheck pytest
