@@ -82,7 +82,9 @@ class GameRecord:
             raise RecordError(f"unknown keys {unknown}")
         if data.get("format") != RECORD_FORMAT:
             raise RecordError(f"format must be {RECORD_FORMAT!r}, not {data.get('format')!r}")
-        rules = data.get("rules", {})
+        if "rules" not in data:
+            raise RecordError("the record has no rules (give at least {\"preset\": NAME})")
+        rules = data["rules"]
         try:
             settings = Settings.from_dict(rules)
         except FourHundredError as e:
