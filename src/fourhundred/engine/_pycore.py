@@ -13,6 +13,7 @@ after the thirteenth trick, or after the first trick a 13-bidder loses.
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Sequence
 from typing import Final
 
@@ -20,6 +21,9 @@ _DECK: Final = 52
 _SUIT_MASKS: Final = tuple(0x1FFF << (13 * s) for s in range(4))
 _SUIT_OF: Final = tuple(c // 13 for c in range(_DECK))
 _BIT: Final = tuple(1 << c for c in range(_DECK))
+# For a uniform draw below `bound` from a 32-bit word, reject words at or
+# above the largest multiple of `bound` (no modulo bias).
+_LIMITS: Final = tuple((1 << 32) - ((1 << 32) % b) if b else 0 for b in range(_DECK + 1))
 # _STRENGTH[led][card]: any heart beats the suit led, which beats a discard.
 _STRENGTH: Final = tuple(
     tuple(
@@ -218,24 +222,28 @@ def deal_from_bytes(buf: bytes) -> tuple[int, int, int, int] | None:
     """Deal 13 cards to each seat by a Fisher-Yates shuffle driven by ``buf``
     (little-endian 32-bit words, rejection-sampled so every deal is exactly
     equally likely). ``None`` when ``buf`` runs out (ask again with more)."""
+    words = memoryview(buf[: len(buf) // 4 * 4]).cast("I").tolist()
+    if sys.byteorder != "little":  # pragma: no cover - no big-endian CI
+        words = [int.from_bytes(w.to_bytes(4, "big"), "little") for w in words]
     deck = list(range(_DECK))
     pos = 0
+    n = len(words)
     for i in range(_DECK - 1, 0, -1):
         bound = i + 1
-        limit = (1 << 32) - ((1 << 32) % bound)
+        limit = _LIMITS[bound]
         while True:
-            if pos + 4 > len(buf):
+            if pos >= n:
                 return None
-            r = int.from_bytes(buf[pos : pos + 4], "little")
-            pos += 4
+            r = words[pos]
+            pos += 1
             if r < limit:
                 break
         j = r % bound
         deck[i], deck[j] = deck[j], deck[i]
-    out = []
-    for s in range(4):
-        m = 0
-        for c in deck[13 * s : 13 * s + 13]:
-            m |= 1 << c
-        out.append(m)
-    return (out[0], out[1], out[2], out[3])
+    bit = _BIT.__getitem__
+    return (
+        sum(map(bit, deck[0:13])),
+        sum(map(bit, deck[13:26])),
+        sum(map(bit, deck[26:39])),
+        sum(map(bit, deck[39:52])),
+    )
