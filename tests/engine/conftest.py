@@ -1,0 +1,80 @@
+"""Fixtures shared by the engine tests: the conformance vectors and a way to
+run the ``fourhundred`` command as a user would."""
+
+from __future__ import annotations
+
+import gzip
+import json
+import os
+import shutil
+import subprocess
+import sys
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+DATA = Path(__file__).resolve().parents[1] / "data"
+VECTORS_FILE = DATA / "public-records.json.gz"
+
+
+def load_vectors() -> list[dict[str, Any]]:
+    """The 150 public conformance vectors (a copy of ../shared/vectors)."""
+    with gzip.open(VECTORS_FILE, "rt", encoding="utf-8") as f:
+        vectors: list[dict[str, Any]] = json.load(f)
+    return vectors
+
+
+@pytest.fixture(scope="session")
+def vectors() -> list[dict[str, Any]]:
+    return load_vectors()
+
+
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    """A test that asks for ``vector`` runs once per conformance vector."""
+    if "vector" in metafunc.fixturenames:
+        vs = load_vectors()
+        metafunc.parametrize("vector", vs, ids=[v["name"] for v in vs])
+
+
+def fourhundred_command() -> list[str]:
+    """The installed console script beside this interpreter, else the module."""
+    script = Path(sys.executable).with_name("fourhundred")
+    if script.exists():
+        return [str(script)]
+    found = shutil.which("fourhundred")
+    if found:
+        return [found]
+    return [sys.executable, "-m", "fourhundred.cli"]
+
+
+RunCli = Callable[..., subprocess.CompletedProcess[str]]
+
+
+@pytest.fixture(scope="session")
+def run_cli() -> RunCli:
+    """Run ``fourhundred ARGS`` in a subprocess; returns the completed process."""
+
+    def run(
+        args: Sequence[str],
+        *,
+        stdin: str | None = None,
+        env: dict[str, str] | None = None,
+        timeout: float = 120,
+    ) -> subprocess.CompletedProcess[str]:
+        full_env = dict(os.environ)
+        full_env.pop("FOURHUNDRED_PURE_PYTHON", None)
+        if env:
+            full_env.update(env)
+        return subprocess.run(
+            [*fourhundred_command(), *args],
+            input=stdin,
+            capture_output=True,
+            text=True,
+            env=full_env,
+            timeout=timeout,
+            check=False,
+        )
+
+    return run
