@@ -83,7 +83,7 @@ class GameRecord:
         if data.get("format") != RECORD_FORMAT:
             raise RecordError(f"format must be {RECORD_FORMAT!r}, not {data.get('format')!r}")
         if "rules" not in data:
-            raise RecordError("the record has no rules (give at least {\"preset\": NAME})")
+            raise RecordError('the record has no rules (give at least {"preset": NAME})')
         rules = data["rules"]
         try:
             settings = Settings.from_dict(rules)
