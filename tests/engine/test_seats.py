@@ -1,0 +1,44 @@
+"""Seats and teams (rules.md, "Seats, teams, direction")."""
+
+from __future__ import annotations
+
+import pytest
+
+from fourhundred.engine import Seat, team_of
+from fourhundred.engine.seats import SEATS, TEAMS, team_seats
+
+
+def test_play_order() -> None:
+    assert [Seat(s).next for s in SEATS] == [1, 2, 3, 0]
+    assert [Seat(s).previous for s in SEATS] == [3, 0, 1, 2]
+    for s in Seat:
+        assert s.next.previous is s
+        assert s.next.next.next.next is s
+
+
+def test_partners_sit_opposite() -> None:
+    assert [Seat(s).partner for s in SEATS] == [2, 3, 0, 1]
+    for s in Seat:
+        assert s.partner.partner is s
+        assert s.partner.team == s.team
+        assert s.next.team != s.team
+
+
+def test_teams() -> None:
+    assert [Seat(s).team for s in SEATS] == [0, 1, 0, 1]
+    assert [team_of(s) for s in SEATS] == [0, 1, 0, 1]
+    assert TEAMS == (0, 1)
+    assert team_seats(0) == (0, 2)
+    assert team_seats(1) == (1, 3)
+
+
+@pytest.mark.parametrize("value", [0, 1, 2, 3])
+def test_parse(value: int) -> None:
+    assert Seat.parse(value) == value
+
+
+@pytest.mark.parametrize("value", [-1, 4, True, False, 1.0, "1", None, [1]])
+def test_parse_refuses_what_is_not_an_int_seat(value: object) -> None:
+    with pytest.raises(ValueError, match="is not a seat") as info:
+        Seat.parse(value)
+    assert repr(value) in str(info.value)
