@@ -61,6 +61,7 @@ def snapshot(core: Any) -> dict[str, Any]:
         "trick_winners": core.trick_winners,
         "current_trick": core.current_trick,
         "done_cards": core.done_cards,
+        "plays": core.plays,
         "n_tricks": core.n_tricks,
         "led_suit": core.led_suit,
         "thirteen_bidder": core.thirteen_bidder,
@@ -226,6 +227,36 @@ def test_nth_card_edges() -> None:
         assert f(FULL, 51) == 51
         assert f(FULL, 52) == -1
         assert f(1 << 51, 0) == 51
+
+
+# ------------------------------------------------------ cards_of and pick_card
+
+
+@settings(max_examples=300, deadline=None)
+@given(mask=st.integers(0, FULL), r=st.floats(0.0, 1.0, exclude_max=True))
+def test_cards_of_and_pick_card_parity(mask: int, r: float) -> None:
+    expected = [c for c in range(52) if mask >> c & 1]
+    assert _pycore.cards_of(mask) == expected
+    assert speedups.cards_of(mask) == expected
+    picked = _pycore.pick_card(mask, r)
+    assert speedups.pick_card(mask, r) == picked
+    if mask:
+        assert picked == expected[int(r * len(expected))]
+    else:
+        assert picked == -1
+
+
+@pytest.mark.parametrize("r", [-0.1, 1.0, 1.5, float("nan"), float("inf")])
+def test_pick_card_refuses_r_outside_0_1(r: float) -> None:
+    for f in (_pycore.pick_card, speedups.pick_card):
+        with pytest.raises(ValueError, match=r"r must be in \[0, 1\)"):
+            f(0b111, r)
+
+
+def test_pick_card_reaches_every_card() -> None:
+    mask = (1 << 5) | (1 << 17) | (1 << 51)
+    for f in (_pycore.pick_card, speedups.pick_card):
+        assert [f(mask, r) for r in (0.0, 0.34, 0.67, 0.999999)] == [5, 17, 51, 51]
 
 
 # ----------------------------------------------------------- deal_from_bytes
