@@ -1,0 +1,135 @@
+"""The ASGI application: HTTP API, WebSocket, operations endpoints and the
+static browser client, wired to one store, one hub and one bot pool."""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import AsyncIterator
+from typing import Any
+
+from starlette.applications import Starlette
+from starlette.exceptions import HTTPException
+from starlette.middleware import Middleware
+from starlette.requests import Request
+from starlette.responses import Response
+from starlette.routing import Mount, Route, WebSocketRoute
+from starlette.staticfiles import StaticFiles
+from starlette.types import ASGIApp, Receive, Scope, Send
+
+from fourhundred.store import Store
+
+from .api import ApiError, json_response, routes
+from .botpool import PoolBotRunner
+from .clock import SystemClock
+from .config import ServerConfig
+from .hub import Hub
+from .logs import configure_logging, get_logger
+from .metrics import Metrics
+from .ws import origin_allowed, websocket_endpoint
+
+__all__ = ["create_app"]
+
+log = get_logger("fourhundred.app")
+
+_UNSAFE = frozenset({"POST", "PUT", "PATCH", "DELETE"})
+
+
+class OriginCheck:
+    """Refuse state-changing requests that a browser sent from another
+    origin (CSRF): with ``SameSite=Lax`` cookies and JSON-only bodies this
+    closes the door on cross-site forms."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "http" and scope["method"] in _UNSAFE:
+            headers = {k.decode("latin-1"): v.decode("latin-1") for k, v in scope["headers"]}
+            if not origin_allowed(headers.get("origin"), headers.get("host")):
+                response = ApiError(
+                    403, "forbidden_origin", "cross-site request refused"
+                ).response()
+                await response(scope, receive, send)
+                return
+        await self.app(scope, receive, send)
+
+
+async def healthz(request: Request) -> Response:
+    hub: Hub = request.app.state.hub
+    try:
+        await hub.store.ping()
+    except Exception as e:
+        return json_response({"ok": False, "error": f"database: {e.__class__.__name__}"}, 503)
+    return json_response({"ok": True, "node": hub.config.node, "tables": len(hub.actors)})
+
+
+async def metrics(request: Request) -> Response:
+    hub: Hub = request.app.state.hub
+    hub._update_gauges()
+    return Response(hub.metrics.render(), media_type="text/plain; version=0.0.4")
+
+
+async def _api_error(request: Request, exc: Exception) -> Response:
+    assert isinstance(exc, ApiError)
+    return exc.response()
+
+
+async def _http_error(request: Request, exc: Exception) -> Response:
+    assert isinstance(exc, HTTPException)
+    code = {404: "not_found", 405: "method_not_allowed"}.get(exc.status_code, "bad_request")
+    return ApiError(exc.status_code, code, str(exc.detail)).response()
+
+
+async def _server_error(request: Request, exc: Exception) -> Response:
+    log.exception("http_500", path=request.url.path, error=repr(exc))
+    return json_response(
+        {"error": {"code": "internal", "message": "something broke on our side"}}, 500
+    )
+
+
+def create_app(config: ServerConfig | None = None) -> Starlette:
+    """The server as an ASGI app. The database is migrated and every
+    unfinished table rebuilt before the first request is served."""
+    cfg = config or ServerConfig()
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        configure_logging(json=cfg.log_json)
+        store = await Store.open(cfg.database_url)
+        bots = PoolBotRunner(cfg.bot_workers, cfg.bot_budget_ms)
+        hub = Hub(store, cfg, SystemClock(), bots, Metrics())
+        app.state.hub = hub
+        app.state.auth_buckets = {}
+        await hub.start()
+        log.info(
+            "server_started",
+            node=cfg.node,
+            database=store.engine.url.render_as_string(hide_password=True),
+            bot=cfg.bot,
+            timer_scale=cfg.timer_scale,
+        )
+        try:
+            yield
+        finally:
+            await hub.stop()
+            bots.close()
+            await store.close()
+            log.info("server_stopped", node=cfg.node)
+
+    handlers: dict[Any, Any] = {
+        ApiError: _api_error,
+        HTTPException: _http_error,
+        Exception: _server_error,
+    }
+    return Starlette(
+        routes=[
+            Route("/healthz", healthz, methods=["GET"]),
+            Route("/metrics", metrics, methods=["GET"]),
+            *routes,
+            WebSocketRoute("/ws", websocket_endpoint),
+            Mount("/", StaticFiles(directory=cfg.web_dir, html=True, check_dir=False), name="web"),
+        ],
+        middleware=[Middleware(OriginCheck)],
+        exception_handlers=handlers,
+        lifespan=lifespan,
+    )

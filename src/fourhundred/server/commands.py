@@ -1,0 +1,165 @@
+"""``fourhundred serve`` and ``fourhundred db``."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import sys
+from typing import Annotated
+
+import typer
+
+__all__ = ["register"]
+
+DB_ENV = "FOURHUNDRED_DATABASE_URL"
+
+
+def _fail(message: str) -> typer.Exit:
+    print(message, file=sys.stderr)
+    return typer.Exit(1)
+
+
+async def _migrate(url: str | None) -> tuple[str, str | None]:
+    from fourhundred.store import create_engine, current_revision, upgrade
+
+    engine = create_engine(url)
+    try:
+        await upgrade(engine)
+        return engine.url.render_as_string(hide_password=True), await current_revision(engine)
+    finally:
+        await engine.dispose()
+
+
+def _upgrade_or_exit(url: str | None) -> tuple[str, str | None]:
+    from fourhundred.store import UnsupportedDatabase
+
+    try:
+        return asyncio.run(_migrate(url))
+    except UnsupportedDatabase as e:
+        raise _fail(str(e)) from None
+    except (OSError, ConnectionError) as e:
+        raise _fail(
+            f"cannot reach the database: {e}. Check --database-url (or ${DB_ENV})"
+            " and that the server is running."
+        ) from None
+    except Exception as e:
+        raise _fail(f"cannot migrate the database: {e.__class__.__name__}: {e}") from None
+
+
+def register(app: typer.Typer) -> None:
+    """Add ``serve`` and ``db`` to the ``fourhundred`` command."""
+
+    @app.command()
+    def serve(  # noqa: PLR0917 - one parameter per command-line option
+        host: Annotated[str, typer.Option(help="Address to listen on.")] = "127.0.0.1",
+        port: Annotated[int, typer.Option(help="Port to listen on.", min=1, max=65535)] = 8400,
+        database_url: Annotated[
+            str | None,
+            typer.Option(
+                "--database-url",
+                envvar=DB_ENV,
+                help="sqlite+aiosqlite:///PATH or postgresql+asyncpg://USER@HOST/DB"
+                " (default: data/fourhundred.sqlite3, or $FOURHUNDRED_DATA/...).",
+            ),
+        ] = None,
+        bot: Annotated[
+            str | None,
+            typer.Option(help="Bot for host-added seats and absent players (default: heuristic)."),
+        ] = None,
+        bot_budget_ms: Annotated[
+            int, typer.Option(help="Thinking time per bot decision.", min=10, max=10000)
+        ] = 500,
+        bot_delay: Annotated[
+            float, typer.Option(help="Least seconds a bot takes per move.", min=0.0, max=10.0)
+        ] = 0.6,
+        bot_workers: Annotated[
+            int | None,
+            typer.Option(help="Bot processes (default: one per CPU; 0 = a thread).", min=0),
+        ] = None,
+        secure_cookies: Annotated[
+            bool, typer.Option(help="Send the session cookie over HTTPS only.")
+        ] = False,
+        log_json: Annotated[
+            bool, typer.Option("--log-json/--log-text", help="Log format on standard error.")
+        ] = True,
+    ) -> None:
+        """Run the online server: HTTP API, WebSocket and the browser client.
+
+        The database is migrated first; unfinished tables resume where they were.
+        """
+        import uvicorn
+
+        from fourhundred.bots import BOTS
+        from fourhundred.server import ServerConfig, create_app
+        from fourhundred.server.config import default_bot, timer_scale_from_env
+
+        try:
+            scale = timer_scale_from_env()
+        except ValueError as e:
+            raise _fail(str(e)) from None
+        name = bot or default_bot()
+        if name not in BOTS:
+            raise _fail(f"unknown bot {name!r} (known: {', '.join(sorted(BOTS))})")
+        shown, revision = _upgrade_or_exit(database_url)
+        print(f"database {shown} at revision {revision}", file=sys.stderr)
+        config = ServerConfig(
+            database_url=database_url,
+            host=host,
+            port=port,
+            bot=name,
+            bot_budget_ms=bot_budget_ms,
+            bot_delay_s=bot_delay,
+            bot_workers=(os.cpu_count() or 1) if bot_workers is None else bot_workers,
+            timer_scale=scale,
+            secure_cookies=secure_cookies,
+            log_json=log_json,
+        )
+        print(f"fourhundred serving on http://{host}:{port}/", file=sys.stderr)
+        uvicorn.run(
+            create_app(config),
+            host=host,
+            port=port,
+            ws_max_size=1 << 20,
+            ws_ping_interval=20.0,
+            ws_ping_timeout=20.0,
+            log_level="warning",
+            access_log=False,
+            timeout_graceful_shutdown=5,
+        )
+
+    db = typer.Typer(help="The database: apply migrations, show the revision.")
+    app.add_typer(db, name="db")
+
+    @db.command("upgrade")
+    def db_upgrade(
+        database_url: Annotated[
+            str | None,
+            typer.Option("--database-url", envvar=DB_ENV, help="As for `fourhundred serve`."),
+        ] = None,
+    ) -> None:
+        """Apply every migration not yet applied (safe to run again)."""
+        shown, revision = _upgrade_or_exit(database_url)
+        print(f"{shown}: at revision {revision}")
+
+    @db.command("current")
+    def db_current(
+        database_url: Annotated[
+            str | None,
+            typer.Option("--database-url", envvar=DB_ENV, help="As for `fourhundred serve`."),
+        ] = None,
+    ) -> None:
+        """Print the database's revision and the newest one."""
+        from fourhundred.store import create_engine, current_revision, head_revision
+
+        async def run() -> str | None:
+            engine = create_engine(database_url)
+            try:
+                return await current_revision(engine)
+            finally:
+                await engine.dispose()
+
+        try:
+            rev = asyncio.run(run())
+        except Exception as e:
+            raise _fail(f"cannot read the database: {e}") from None
+        print(f"current {rev or 'none'}; head {head_revision()}")

@@ -1,0 +1,75 @@
+"""How one server process is set up (command-line options and environment)."""
+
+from __future__ import annotations
+
+import os
+import secrets
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Final
+
+__all__ = ["TIMER_SCALE_ENV", "ServerConfig", "default_bot", "timer_scale_from_env"]
+
+TIMER_SCALE_ENV: Final = "FOURHUNDRED_TEST_TIMER_SCALE"
+"""Test-only: multiplies every turn timer (e.g. 0.02 turns 30 s into 0.6 s).
+Read once when the process starts; no request can change it, and the timer
+values players see and choose stay 15..90 s."""
+
+WEB_DIR: Final = Path(__file__).resolve().parent.parent / "web"
+
+
+def timer_scale_from_env() -> float:
+    """The test timer scale from the environment (1.0 when unset).
+
+    >>> timer_scale_from_env() if "FOURHUNDRED_TEST_TIMER_SCALE" not in os.environ else 1.0
+    1.0
+    """
+    raw = os.environ.get(TIMER_SCALE_ENV, "").strip()
+    if not raw:
+        return 1.0
+    try:
+        value = float(raw)
+    except ValueError:
+        raise ValueError(f"{TIMER_SCALE_ENV}={raw!r} is not a number") from None
+    if not 0.0 < value <= 1.0:
+        raise ValueError(f"{TIMER_SCALE_ENV}={raw!r} must be in (0, 1]")
+    return value
+
+
+def default_bot() -> str:
+    """The bot that fills seats: ``heuristic`` when it exists, else ``random``."""
+    from fourhundred.bots import BOTS
+
+    return "heuristic" if "heuristic" in BOTS else "random"
+
+
+@dataclass(frozen=True, slots=True)
+class ServerConfig:
+    """Everything a server process needs to know (see ``fourhundred serve --help``)."""
+
+    database_url: str | None = None
+    """None: the SQLite file in the data directory."""
+    host: str = "127.0.0.1"
+    port: int = 8400
+    bot: str = field(default_factory=default_bot)
+    """The bot that plays host-added seats and stands in for absent players."""
+    bot_budget_ms: int = 500
+    """Thinking time per decision for bots that search."""
+    bot_delay_s: float = 0.6
+    """A bot waits at least this long before acting, so people can follow."""
+    bot_workers: int = field(default_factory=lambda: os.cpu_count() or 1)
+    """Processes in the bot pool (0: think in a thread, for small machines)."""
+    timer_scale: float = 1.0
+    """Test-only speed-up of every turn timer (see ``TIMER_SCALE_ENV``)."""
+    secure_cookies: bool = False
+    """Mark the session cookie ``Secure`` (behind HTTPS)."""
+    node: str = field(default_factory=lambda: f"node-{secrets.token_hex(4)}")
+    """This process's name in the tables' ``owner`` column and heartbeats."""
+    event_buffer: int = 512
+    """Events each table keeps in memory for clients that reconnect."""
+    web_dir: Path = WEB_DIR
+    log_json: bool = True
+    ranked_timer: int = 30
+    matchmaking_interval_s: float = 0.5
+    finished_linger_s: float = 120.0
+    """How long a finished table's actor stays loaded for chat and late joins."""

@@ -1,0 +1,251 @@
+"""The WebSocket transport (``/ws``): it parses and forwards, the table
+actor judges.
+
+Each socket has a reader (this coroutine) and a writer task draining an
+outbox, so a slow client never blocks a table. Frames are checked for size,
+rate and shape here; anything that is not a well-formed message gets an
+``error`` frame and changes nothing, and a client that keeps sending junk or
+floods is disconnected.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import secrets
+from collections import deque
+from typing import Any, Final
+
+from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
+
+from . import protocol as p
+from .auth import COOKIE, user_for_token
+from .errors import CommandError
+from .hub import Hub
+from .logs import get_logger
+from .ratelimit import TokenBucket
+from .table import TableActor
+
+__all__ = ["Connection", "websocket_endpoint"]
+
+log = get_logger("fourhundred.ws")
+
+RATE: Final = 20.0
+"""Frames a second a client may send, on average."""
+BURST: Final = 40
+MAX_REFUSED_FLOOD: Final = 100
+"""Frames refused for flooding before the socket is closed."""
+MAX_BAD: Final = 20
+"""Malformed frames before the socket is closed."""
+OUTBOX: Final = 4096
+"""Frames queued for a client before it counts as too slow and is dropped."""
+RECENT_IDS: Final = 1024
+
+
+def origin_allowed(origin: str | None, host: str | None) -> bool:
+    """A browser's ``Origin`` must be this server's own (no header: not a
+    browser, allowed).
+
+    >>> origin_allowed("http://127.0.0.1:8400", "127.0.0.1:8400")
+    True
+    >>> origin_allowed("https://evil.example", "127.0.0.1:8400")
+    False
+    """
+    if origin is None:
+        return True
+    if origin == "null" or host is None:
+        return False
+    return origin.split("://", 1)[-1].rstrip("/") == host
+
+
+class Connection:
+    """One open socket of one user."""
+
+    def __init__(self, ws: WebSocket, user_id: str, user_name: str) -> None:
+        self.ws = ws
+        self.user_id = user_id
+        self.user_name = user_name
+        self.id = secrets.token_hex(6)
+        self.table: TableActor | None = None
+        self._outbox: asyncio.Queue[bytes | tuple[int, str, str]] = asyncio.Queue(OUTBOX)
+        self._closing = False
+        self._ids: set[int | str] = set()
+        self._id_order: deque[int | str] = deque()
+
+    def send(self, data: bytes) -> None:
+        if self._closing:
+            return
+        try:
+            self._outbox.put_nowait(data)
+        except asyncio.QueueFull:
+            self._closing = True
+            log.warning("slow_client_dropped", user=self.user_id)
+            # The writer is stuck; closing it is the only way out.
+            asyncio.get_running_loop().create_task(self._force_close(1008))
+
+    def close(self, code: int, reason: str, message: str) -> None:
+        """Send ``closing`` and then close with ``code`` (after what is queued)."""
+        if self._closing:
+            return
+        self._closing = True
+        with contextlib.suppress(asyncio.QueueFull):
+            self._outbox.put_nowait((code, reason, message))
+
+    async def _force_close(self, code: int) -> None:
+        with contextlib.suppress(Exception):
+            await self.ws.close(code)
+
+    def seen(self, cmd_id: int | str) -> bool:
+        """Record a command id; True if this socket already used it."""
+        if cmd_id in self._ids:
+            return True
+        self._ids.add(cmd_id)
+        self._id_order.append(cmd_id)
+        if len(self._id_order) > RECENT_IDS:
+            self._ids.discard(self._id_order.popleft())
+        return False
+
+    async def writer(self) -> None:
+        while True:
+            item = await self._outbox.get()
+            if isinstance(item, tuple):
+                code, reason, message = item
+                with contextlib.suppress(Exception):
+                    await self.ws.send_text(
+                        p.encode({"type": "closing", "code": reason, "message": message}).decode()
+                    )
+                    await self.ws.close(code)
+                return
+            await self.ws.send_text(item.decode())
+
+
+def _too_large(frame: str) -> bool:
+    # A character is at most 4 bytes of UTF-8: most frames need no encoding.
+    if len(frame) * 4 <= p.MAX_FRAME:
+        return False
+    return len(frame.encode("utf-8", "surrogatepass")) > p.MAX_FRAME
+
+
+def _error(cmd_id: int | str | None, code: str, message: str) -> bytes:
+    return p.encode(
+        {"type": "error", "id": cmd_id, "code": code, "message": message, "version": None}
+    )
+
+
+async def websocket_endpoint(ws: WebSocket) -> None:
+    hub: Hub = ws.app.state.hub
+    if not origin_allowed(ws.headers.get("origin"), ws.headers.get("host")):
+        await ws.close(4403)
+        return
+    user = await user_for_token(hub.store, ws.cookies.get(COOKIE), hub.clock.now_ms())
+    await ws.accept()
+    if user is None:
+        await ws.send_text(
+            p.encode(
+                {
+                    "type": "closing",
+                    "code": "unauthorized",
+                    "message": "no valid session: log in or play as a guest, then reconnect",
+                }
+            ).decode()
+        )
+        await ws.close(4401)
+        return
+    conn = Connection(ws, user.id, user.name)
+    metrics = hub.metrics
+    metrics.sockets.inc()
+    hub.register(conn)
+    writer = asyncio.create_task(conn.writer(), name=f"ws-writer-{conn.id}")
+    conn.send(
+        p.encode(
+            {
+                "type": "hello",
+                "protocol": p.PROTOCOL,
+                "user": {
+                    "id": user.id,
+                    "name": user.name,
+                    "guest": user.guest,
+                    "rating": None if user.guest else round(60 * user.mu),
+                },
+                "server_ms": hub.clock.now_ms(),
+            }
+        )
+    )
+    bucket = TokenBucket(RATE, BURST, hub.clock.monotonic())
+    flooded = bad = 0
+    try:
+        while not writer.done():
+            recv = asyncio.ensure_future(ws.receive())
+            done, _ = await asyncio.wait({recv, writer}, return_when=asyncio.FIRST_COMPLETED)
+            if recv not in done:
+                recv.cancel()
+                break
+            message = recv.result()
+            if message["type"] == "websocket.disconnect":
+                break
+            t0 = hub.clock.monotonic()
+            frame: Any = message.get("text")
+            if frame is None:
+                frame = message.get("bytes") or b""
+                conn.send(_error(None, "bad_json", "send text frames of JSON, not binary"))
+                bad += 1
+            elif (
+                len(frame) > p.MAX_FRAME
+                and len(frame.encode("utf-8", "surrogatepass")) > p.MAX_FRAME
+            ):
+                conn.send(_error(None, "too_large", f"frames are limited to {p.MAX_FRAME} bytes"))
+                metrics.ws_errors.labels("too_large").inc()
+                conn.close(1009, "too_large", "a frame over 64 KiB: closing")
+                break
+            elif not bucket.take(t0):
+                flooded += 1
+                metrics.ws_errors.labels("rate_limited").inc()
+                if flooded >= MAX_REFUSED_FLOOD:
+                    conn.close(1008, "abuse", "too many frames: closing")
+                    break
+                conn.send(_error(p.frame_id(frame), "rate_limited", "too many frames: slow down"))
+                continue
+            else:
+                try:
+                    await _dispatch(hub, conn, p.decode(frame), t0)
+                except CommandError as e:
+                    metrics.ws_errors.labels(e.code).inc()
+                    if e.code in ("bad_json", "bad_message", "unknown_type"):
+                        bad += 1
+                    conn.send(_error(p.frame_id(frame), e.code, e.message))
+            if bad >= MAX_BAD:
+                conn.close(1008, "abuse", "too many malformed frames: closing")
+                break
+    except WebSocketDisconnect:
+        pass
+    finally:
+        hub.unregister(conn)
+        metrics.sockets.dec()
+        if not writer.done():
+            # Let queued frames (a `closing` above all) go out, briefly.
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(asyncio.shield(writer), 1.0)
+        writer.cancel()
+        with contextlib.suppress(asyncio.CancelledError, Exception):
+            await writer
+        if ws.client_state is WebSocketState.CONNECTED:
+            with contextlib.suppress(Exception):
+                await ws.close(1000)
+
+
+async def _dispatch(hub: Hub, conn: Connection, msg: p.ClientMessage, t0: float) -> None:
+    if conn.seen(msg.id):
+        raise CommandError("duplicate", f"command id {msg.id!r} was already used on this socket")
+    if isinstance(msg, p.Ping):
+        conn.send(p.encode({"type": "pong", "id": msg.id, "server_ms": hub.clock.now_ms()}))
+    elif isinstance(msg, p.Mute):
+        if msg.user == conn.user_id:
+            raise CommandError("not_allowed", "you cannot mute yourself")
+        hub.mute(conn.user_id, msg.user, msg.muted)
+        conn.send(p.encode({"type": "ack", "id": msg.id, "version": None}))
+    elif isinstance(msg, p.Join):
+        await hub.join(conn, msg)
+    else:
+        if conn.table is None:
+            raise CommandError("not_attached", "join a table first")
+        conn.table.submit("cmd", conn, msg, t0=t0)
