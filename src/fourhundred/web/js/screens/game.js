@@ -1,0 +1,237 @@
+// The table screen around table.js: the score sheet and chat beside it, the
+// dialogs (last trick, score sheet, rules, game over), and the messages for
+// spectators, stand-in bots and lost connections.
+
+import { h, mount, num } from "../dom.js";
+import { signed, t } from "../i18n.js";
+import { scoreSheet } from "../scoresheet.js";
+import { cardEl, previousTrick, renderTable, seatName, teamNames, teamOf } from "../table.js";
+import { chatPanel, openDialog, settingsList } from "../ui.js";
+
+export function tableModel(ctx) {
+  return ctx.ts.model({ pending: ctx.pending, notice: ctx.notice });
+}
+
+function names(model) {
+  return (seat) => seatName(model, seat);
+}
+
+export function openScores(model) {
+  openDialog({
+    title: t("score_sheet"),
+    className: "wide",
+    body: scoreSheet(model.history, names(model), model.you, model.view),
+  });
+}
+
+export function openLastTrick(model) {
+  const tr = previousTrick(model);
+  if (!tr) return;
+  openDialog({
+    title: t("last_trick"),
+    body: h(
+      "div",
+      { class: "last-trick" },
+      h(
+        "ol",
+        { class: "last-trick-cards" },
+        tr.cards.map((card, i) => {
+          const seat = (tr.leader + i) % 4;
+          return h(
+            "li",
+            { class: seat === tr.winner ? "win" : "" },
+            cardEl(card),
+            h("bdi", { class: "user", translate: "no" }, seatName(model, seat)),
+            seat === tr.winner ? h("span", { class: "badge win" }, t("took_it")) : null,
+          );
+        }),
+      ),
+      h("p", {}, t("wins_trick", { name: seatName(model, tr.winner) })),
+    ),
+  });
+}
+
+export function openRules(view, timer) {
+  openDialog({ title: t("table_rules"), className: "wide", body: settingsList(view.rules, timer) });
+}
+
+/** The end of the game: the winner, the scores and the rating changes. */
+export function gameOverBody(model, game) {
+  const v = model.view;
+  const winner = v.winner;
+  const youWon = model.you !== null && winner !== null && teamOf(model.you) === winner;
+  const headline =
+    winner === null ? t("game_over") : model.you === null ? t("team_won", { names: teamNames(model, winner) }) : youWon ? t("you_won") : t("you_lost");
+  const ratings = {};
+  const fromEvent = model.result?.ratings;
+  if (fromEvent) for (const r of fromEvent) ratings[r.seat] = r;
+  else if (game && game.rated) {
+    for (const p of game.players) {
+      if (p.rating_before !== null && p.rating_after !== null && p.rating_before !== undefined) {
+        ratings[p.seat] = { before: p.rating_before, after: p.rating_after };
+      }
+    }
+  }
+  const rated = Object.keys(ratings).length > 0;
+  return h(
+    "div",
+    { class: ["game-over", youWon && "won"] },
+    h("div", { class: "trophy", "aria-hidden": "true", html: TROPHY }),
+    h("p", { class: "headline" }, headline),
+    h(
+      "table",
+      { class: "final" },
+      h(
+        "thead",
+        {},
+        h(
+          "tr",
+          {},
+          h("th", { scope: "col" }, t("player")),
+          h("th", { scope: "col" }, t("score")),
+          rated ? h("th", { scope: "col" }, t("rating")) : null,
+        ),
+      ),
+      h(
+        "tbody",
+        {},
+        [0, 1, 2, 3]
+          .sort((a, b) => (teamOf(a) === winner ? -1 : 0) - (teamOf(b) === winner ? -1 : 0) || a - b)
+          .map((s) => {
+            const r = ratings[s];
+            return h(
+              "tr",
+              { class: [`team-${teamOf(s)}`, teamOf(s) === winner && "winner"] },
+              h("th", { scope: "row" }, h("bdi", { class: "user", translate: "no" }, seatName(model, s))),
+              h("td", { class: "num" }, num(v.scores[s])),
+              rated
+                ? h(
+                    "td",
+                    { class: "num" },
+                    r ? [String(r.after), " ", h("span", { class: ["delta", r.after >= r.before ? "up" : "down"], dir: "ltr" }, `(${signed(r.after - r.before)})`)] : "–",
+                  )
+                : null,
+            );
+          }),
+      ),
+    ),
+    rated ? null : h("p", { class: "muted" }, t("not_rated")),
+  );
+}
+
+const TROPHY =
+  '<svg viewBox="0 0 64 64" width="64" height="64"><path d="M18 8h28v10c0 10-6 18-14 18S18 28 18 18z" fill="#e0a526"/>' +
+  '<path d="M18 12H8c0 10 5 15 12 15M46 12h10c0 10-5 15-12 15" fill="none" stroke="#e0a526" stroke-width="4"/>' +
+  '<rect x="28" y="36" width="8" height="10" fill="#c98d12"/><rect x="20" y="46" width="24" height="8" rx="2" fill="#13505b"/></svg>';
+
+export function openGameOver(ctx, model, game) {
+  return openDialog({
+    title: t("game_over_title"),
+    className: "game-over-dialog",
+    body: gameOverBody(model, game),
+    actions: [
+      h("button", { type: "button", class: "secondary", onclick: () => openScores(model) }, t("score_sheet")),
+      ctx.ts?.table
+        ? h("button", { type: "button", class: "secondary", onclick: () => ctx.go(`#/replay/${encodeURIComponent(ctx.ts.table)}`) }, t("watch_replay"))
+        : null,
+      h("button", { type: "button", class: "primary", onclick: () => ctx.backToLobby() }, t("back_to_lobby")),
+    ].filter(Boolean),
+  });
+}
+
+/** The whole table page. */
+export function renderGame(ctx, root) {
+  const model = tableModel(ctx);
+  const ts = ctx.ts;
+  let tableRoot = root.querySelector(":scope > .game > .game-main > .table-root");
+  if (!tableRoot) {
+    tableRoot = h("div", { class: "table-root" });
+    mount(
+      root,
+      h(
+        "div",
+        { class: "game" },
+        h("div", { class: "game-main" }, h("div", { class: "game-banner" }), tableRoot),
+        h("aside", { class: "game-side" }),
+      ),
+    );
+  }
+  const banner = root.querySelector(".game-banner");
+  const side = root.querySelector(".game-side");
+  const mySeat = ts.you.seat !== null ? ts.room.seats[ts.you.seat] : null;
+  const banners = [];
+  if (ctx.connection !== "open" && !ctx.demo) {
+    banners.push(h("p", { class: "banner warn", role: "status" }, t(`conn.${ctx.connection}`)));
+  }
+  if (ts.you.seat === null) banners.push(h("p", { class: "banner info" }, t("watching")));
+  if (mySeat && mySeat.substitute) {
+    banners.push(
+      h(
+        "p",
+        { class: "banner warn" },
+        t("substituted"),
+        " ",
+        h("button", { type: "button", class: "primary small", onclick: () => ctx.cmd("reclaim") }, t("reclaim")),
+      ),
+    );
+  }
+  mount(banner, banners);
+  renderTable(tableRoot, model, {
+    bid: (n) => ctx.act("bid", { bid: n }),
+    play: (card) => ctx.act("play", { card }),
+    redeal: () => ctx.act("redeal", {}),
+    notice: (text) => ctx.say(text),
+    openScores: () => openScores(model),
+    openLastTrick: () => openLastTrick(model),
+    openRules: () => openRules(model.view, ts.room?.timer),
+    extraTools: () =>
+      ts.you.seat !== null && model.view.phase !== "over"
+        ? h("button", { type: "button", class: "tool danger", dataset: { key: "leave" }, onclick: () => confirmLeave(ctx) }, t("leave_game"))
+        : model.view.phase === "over"
+          ? h("button", { type: "button", class: "tool", dataset: { key: "result" }, onclick: () => ctx.showResult(true) }, t("result"))
+          : null,
+  });
+  mount(
+    side,
+    h(
+      "section",
+      { class: "panel sheet-card", "aria-labelledby": "sheet-title" },
+      h("h2", { id: "sheet-title", class: "panel-title" }, t("score_sheet")),
+      scoreSheet(model.history, names(model), model.you, model.view),
+    ),
+    h(
+      "div",
+      { class: "panel" },
+      chatPanel({
+        messages: ts.chat,
+        me: ctx.me,
+        spectator: ts.you.seat === null,
+        send: (text) => ctx.cmd("chat", { text }),
+        muted: ctx.muted,
+        onMute: (id) => ctx.mute(id),
+      }),
+    ),
+  );
+}
+
+function confirmLeave(ctx) {
+  const dlg = openDialog({
+    title: t("leave_game"),
+    body: h("p", {}, ctx.ts.room?.kind === "ranked" ? t("leave_ranked_warning") : t("leave_warning")),
+    actions: [
+      h("button", { type: "button", class: "secondary", onclick: () => dlg.close() }, t("stay")),
+      h(
+        "button",
+        {
+          type: "button",
+          class: "primary danger",
+          onclick: async () => {
+            dlg.close();
+            await ctx.cmd("leave");
+          },
+        },
+        t("leave_game"),
+      ),
+    ],
+  });
+}

@@ -1,0 +1,514 @@
+// The table: renders one view.md object (plus who sits where, the timer and
+// the score sheet) into the DOM. It decides nothing about the rules: the
+// legal bids and cards are exactly `view.legal`, the values `view.values`.
+//
+// model = {
+//   view,                    // view.md JSON (required)
+//   seats: [{name, bot, connected, rating} | null] x 4,
+//   you,                     // the seat this browser plays, or null (spectator / replay)
+//   deadline,                // Date.now() ms when the turn timer runs out, or null
+//   timer,                   // the table's turn timer in seconds
+//   history,                 // score sheet rows (scoresheet.js)
+//   lastTrick,               // the previous hand's last trick, or null
+//   result,                  // {winner, rating: [{seat, before, after}]} once the game is over
+//   hands,                   // replays only: every seat's unplayed cards
+//   pending,                 // an action is on its way to the server
+//   notice,                  // a short message for the player (e.g. an error)
+// }
+// handlers = {bid(n), play(card), redeal(), openScores(), openLastTrick(), ...}
+
+import { cardBack, cardFace, groupBySuit, isTrump, parse, suitIcon } from "./cards.js";
+import { h, mount, num } from "./dom.js";
+import { cardName, seatLabel, signed, suitName, t } from "./i18n.js";
+
+const POSITIONS = ["bottom", "right", "top", "left"];
+// Where a card flies in from, by position (physical directions: the table is
+// a picture of real seats, so it is not mirrored in right-to-left pages).
+const FROM = { bottom: [0, 110], right: [130, 0], top: [0, -110], left: [-130, 0] };
+
+/** Position of each seat on screen: you at the bottom, the next seat to act
+ * (anticlockwise, "to the right") at the right, your partner at the top. */
+export function positions(you) {
+  const base = you ?? 0;
+  const out = {};
+  for (let i = 0; i < 4; i++) out[(base + i) % 4] = POSITIONS[i];
+  return out;
+}
+
+export const teamOf = (seat) => seat % 2;
+
+/** The name shown for a seat (a placeholder when empty). */
+export function seatName(model, seat) {
+  const info = model.seats?.[seat];
+  return info?.name || seatLabel(seat);
+}
+
+/** The trick to show in the middle: the last one of the hand (complete or not). */
+function currentTrick(view) {
+  return view.tricks.length ? view.tricks[view.tricks.length - 1] : null;
+}
+
+/** The last complete trick before the one on the table, for "last trick". */
+export function previousTrick(model) {
+  const tricks = model.view.tricks;
+  for (let i = tricks.length - 1; i >= 0; i--) {
+    const tr = tricks[i];
+    if (tr.winner === null) continue;
+    const onTable = i === tricks.length - 1;
+    if (!onTable) return tr;
+  }
+  return model.lastTrick || null;
+}
+
+const sumBids = (bids) => bids.reduce((a, b) => a + (b ?? 0), 0);
+
+/** A card as a button (your hand) or a picture (the table). */
+export function cardEl(card, { button = false, legal = true, onPlay, extra = {} } = {}) {
+  const label = cardName(card) + (isTrump(card) ? `, ${t("trump")}` : "");
+  const classes = ["card", isTrump(card) && "trump", !legal && "dim"];
+  if (!button) {
+    return h("span", { class: classes, role: "img", "aria-label": label, html: cardFace(card), ...extra });
+  }
+  return h("button", {
+    type: "button",
+    class: classes,
+    "aria-label": legal ? label : `${label}, ${t("card_not_playable")}`,
+    "aria-disabled": legal ? null : "true",
+    dataset: { card, key: `card-${card}` },
+    html: cardFace(card),
+    onclick: () => onPlay(card, legal),
+    ...extra,
+  });
+}
+
+// ------------------------------------------------------------------ seats
+
+function seatPlate(model, seat, pos) {
+  const v = model.view;
+  const info = model.seats?.[seat] || null;
+  const you = model.you === seat;
+  const turn = v.turn === seat && v.phase !== "over";
+  const bid = v.bids[seat];
+  const name = seatName(model, seat);
+  const badges = [];
+  if (you) badges.push(h("span", { class: "badge you" }, t("you")));
+  if (info?.substitute) badges.push(h("span", { class: "badge bot", title: t("stand_in_help") }, t("stand_in")));
+
+  if (info && info.connected === false && !info.bot) {
+    badges.push(h("span", { class: "badge away", title: t("away_help") }, t("away")));
+  }
+  if (v.dealer === seat) badges.push(h("span", { class: "badge dealer", title: t("dealer") }, t("dealer_short")));
+  let bidText;
+  if (bid === null) bidText = turn && v.phase === "bid" ? t("bidding_now") : t("no_bid_yet");
+  else bidText = t("bid_won", { bid, won: v.tricks_won[seat] });
+  const bidState =
+    bid !== null && v.phase !== "bid" ? (v.tricks_won[seat] >= bid ? "made" : "short") : "";
+  const hidden = model.hands ? null : handCount(v, seat, model);
+  return h(
+    "section",
+    {
+      class: ["seat", `pos-${pos}`, `team-${teamOf(seat)}`, turn && "turn", you && "me", info?.bot && "is-bot"],
+      "aria-label": t("seat_aria", { name, team: t(`team_${teamOf(seat) === teamOf(model.you ?? 0) ? "us" : "them"}`) }),
+      dataset: { seat },
+    },
+    h(
+      "div",
+      { class: "avatar", "aria-hidden": "true" },
+      info?.bot && !info.substitute ? h("span", { class: "robot", html: ROBOT }) : h("span", {}, initials(name)),
+      turn ? ring() : null,
+    ),
+    h(
+      "div",
+      { class: "seat-text" },
+      h("div", { class: "seat-name" }, h("bdi", { translate: "no", class: "user" }, name), " ", badges),
+      h(
+        "div",
+        { class: "seat-line" },
+        h("span", { class: "score", title: t("score") }, t("score_short"), " ", h("b", {}, num(v.scores[seat]))),
+        h("span", { class: ["bid", bidState] }, bidText),
+      ),
+      turn && model.deadline ? h("div", { class: "countdown", role: "timer", dataset: { countdown: "seat" } }, "") : null,
+    ),
+    hidden !== null && pos !== "bottom" ? backs(hidden) : null,
+  );
+}
+
+function handCount(view, seat, model) {
+  if (view.phase === "over") return null;
+  let played = 0;
+  for (const tr of view.tricks) {
+    for (let i = 0; i < tr.cards.length; i++) if ((tr.leader + i) % 4 === seat) played++;
+  }
+  return model.you === seat ? null : 13 - played;
+}
+
+function backs(n) {
+  const shown = Math.min(n, 5);
+  return h(
+    "div",
+    { class: "backs", "aria-label": t("cards_left", { n }), role: "img" },
+    Array.from({ length: shown }, () => h("span", { class: "back", html: cardBack() })),
+    h("span", { class: "backs-n", "aria-hidden": "true" }, n),
+  );
+}
+
+function ring() {
+  return h("span", { class: "ring", html: '<svg viewBox="0 0 44 44" aria-hidden="true"><circle cx="22" cy="22" r="20"/></svg>' });
+}
+
+function initials(name) {
+  const letter = String(name).match(/\p{L}/u);
+  return letter ? letter[0].toUpperCase() : "?";
+}
+
+const ROBOT =
+  '<svg viewBox="0 0 24 24" width="22" height="22" aria-hidden="true"><rect x="4" y="7" width="16" height="12" rx="3" fill="#fff"/>' +
+  '<circle cx="9" cy="13" r="1.8" fill="#3b2f7a"/><circle cx="15" cy="13" r="1.8" fill="#3b2f7a"/>' +
+  '<rect x="11" y="3" width="2" height="4" fill="#fff"/><circle cx="12" cy="3" r="1.6" fill="#f3c75a"/></svg>';
+
+// ----------------------------------------------------------------- middle
+
+function trickArea(model, state) {
+  const v = model.view;
+  const pos = positions(model.you);
+  const trick = currentTrick(v);
+  const children = [];
+  if (v.phase === "bid") {
+    children.push(bidMeter(model));
+  } else if (trick) {
+    const key = `${v.hand_index}:${v.tricks.length}`;
+    const seen = state.trickKey === key ? state.trickCards : 0;
+    trick.cards.forEach((card, i) => {
+      const seat = (trick.leader + i) % 4;
+      const p = pos[seat];
+      const fresh = i >= seen;
+      const [dx, dy] = FROM[p];
+      children.push(
+        cardEl(card, {
+          extra: {
+            class: ["card", "played", `at-${p}`, fresh && "enter", trick.winner === seat && "win", isTrump(card) && "trump"],
+            style: { "--dx": `${dx}px`, "--dy": `${dy}px`, "--i": i },
+            "aria-label": t("played_by", { card: cardName(card), name: seatName(model, seat) }),
+          },
+        }),
+      );
+    });
+    state.trickKey = key;
+    state.trickCards = trick.cards.length;
+    if (trick.winner !== null) {
+      children.push(
+        h("div", { class: "trick-note" }, t("wins_trick", { name: seatName(model, trick.winner) })),
+      );
+    }
+  }
+  return h("div", { class: "trick", "aria-label": t("the_trick"), role: "group" }, children);
+}
+
+function bidMeter(model) {
+  const v = model.view;
+  const total = sumBids(v.bids);
+  const need = v.required_total;
+  const pct = Math.min(100, Math.round((100 * total) / need));
+  const n = v.bids.filter((b) => b !== null).length;
+  const last = model.history?.length ? model.history[model.history.length - 1] : null;
+  return h(
+    "div",
+    { class: "bid-meter" },
+    h("div", { class: "meter-title" }, t("bids_total", { total, need })),
+    h(
+      "div",
+      { class: "meter", role: "meter", "aria-valuemin": 0, "aria-valuemax": need, "aria-valuenow": total, "aria-label": t("bids_total", { total, need }) },
+      h("span", { style: { width: `${pct}%` }, class: total >= need ? "full" : "" }),
+    ),
+    h("div", { class: "meter-sub" }, n < 4 ? t("bids_to_come", { n: 4 - n }) : ""),
+    last && n === 0 ? lastHandSummary(model, last) : null,
+  );
+}
+
+function lastHandSummary(model, row) {
+  if (row.thrown_in) return h("div", { class: "last-hand" }, t("last_hand_thrown"));
+  return h(
+    "div",
+    { class: "last-hand" },
+    h("div", { class: "last-hand-title" }, t("last_hand")),
+    h(
+      "ul",
+      {},
+      [0, 1, 2, 3].map((s) =>
+        h(
+          "li",
+          { class: row.deltas[s] >= 0 ? "up" : "down" },
+          h("bdi", { class: "user", translate: "no" }, seatName(model, s)),
+          " ",
+          h("span", { class: "num", dir: "ltr" }, signed(row.deltas[s])),
+        ),
+      ),
+    ),
+  );
+}
+
+// ------------------------------------------------------------------ hand
+
+function handRow(model, handlers) {
+  const v = model.view;
+  const cards = v.hand || [];
+  const legal = new Set(v.phase === "play" && Array.isArray(v.legal) ? v.legal : []);
+  const myTurnToPlay = v.phase === "play" && v.turn === model.you && v.legal !== null;
+  const groups = groupBySuit(cards);
+  const firstLegal = cards.length ? [...groups.flatMap((g) => g.cards)].find((c) => legal.has(c)) : null;
+  const tabCard = firstLegal || groups[0]?.cards[0];
+  const onPlay = (card, ok) => {
+    if (model.pending) return;
+    if (!myTurnToPlay) {
+      handlers.notice?.(t("not_your_turn"));
+      return;
+    }
+    if (!ok) {
+      const trick = currentTrick(v);
+      const led = trick && trick.winner === null && trick.cards.length ? parse(trick.cards[0]).suit : null;
+      handlers.notice?.(led ? t("must_follow", { suit: suitName(led) }) : t("card_not_playable"));
+      return;
+    }
+    handlers.play?.(card);
+  };
+  const n = cards.length;
+  return h(
+    "div",
+    {
+      class: ["hand", myTurnToPlay && "active", model.pending && "pending"],
+      role: "group",
+      "aria-label": t("your_hand", { n }),
+      style: { "--n": Math.max(n, 1), "--n1": Math.max(n - 1, 1), "--gaps": Math.max(groups.length - 1, 0) },
+      onkeydown: (e) => rove(e),
+    },
+    groups.map((g, gi) =>
+      g.cards.map((c, ci) =>
+        cardEl(c, {
+          button: true,
+          legal: !myTurnToPlay || legal.has(c),
+          onPlay,
+          extra: {
+            tabindex: c === tabCard ? "0" : "-1",
+            class: ["card", isTrump(c) && "trump", myTurnToPlay && !legal.has(c) && "dim", gi > 0 && ci === 0 && "group-start"],
+          },
+        }),
+      ),
+    ),
+  );
+}
+
+// Arrow keys move between the cards of the hand (one tab stop for the hand).
+function rove(e) {
+  const keys = ["ArrowLeft", "ArrowRight", "Home", "End"];
+  if (!keys.includes(e.key)) return;
+  const buttons = [...e.currentTarget.querySelectorAll("button.card")];
+  const i = buttons.indexOf(document.activeElement);
+  if (i < 0) return;
+  // The hand is always laid out left to right (like cards held in the hand),
+  // in Arabic too, so the arrows follow the screen.
+  let j = i;
+  if (e.key === "Home") j = 0;
+  else if (e.key === "End") j = buttons.length - 1;
+  else if (e.key === "ArrowRight") j = Math.min(buttons.length - 1, i + 1);
+  else j = Math.max(0, i - 1);
+  e.preventDefault();
+  buttons.forEach((b, k) => b.setAttribute("tabindex", k === j ? "0" : "-1"));
+  buttons[j].focus();
+}
+
+// ------------------------------------------------------------ bid panel
+
+function bidPanel(model, handlers) {
+  const v = model.view;
+  if (v.phase !== "bid" || v.legal === null || model.you === null) return null;
+  const total = sumBids(v.bids);
+  const made = v.bids.filter((b) => b !== null).length;
+  const lastToBid = made === 3;
+  const short = v.required_total - total;
+  return h(
+    "section",
+    { class: "bid-panel", "aria-labelledby": "bid-title" },
+    h("h2", { id: "bid-title" }, t("your_bid")),
+    h(
+      "p",
+      { class: "bid-hint" },
+      t("bid_hint", { total, need: v.required_total }),
+      lastToBid && short > 0 ? h("span", { class: "warn" }, " ", t("bid_redeal_below", { n: short })) : null,
+    ),
+    h(
+      "div",
+      { class: "bids", role: "group", "aria-label": t("legal_bids") },
+      v.legal.map((b, i) => {
+        const value = v.values[i];
+        const worth = value === null ? t("thirteen_worth") : t("worth", { n: value });
+        const throws = lastToBid && b < short;
+        return h(
+          "button",
+          {
+            type: "button",
+            class: ["bid-btn", throws && "throws", b === 13 && "thirteen"],
+            dataset: { bid: b, key: `bid-${b}` },
+            disabled: model.pending,
+            "aria-label": t("bid_aria", { n: b, worth }) + (throws ? `, ${t("bid_throws_in")}` : ""),
+            onclick: () => handlers.bid?.(b),
+          },
+          h("span", { class: "bid-n" }, b),
+          h("span", { class: "bid-v", dir: "auto" }, value === null ? t("all_or_nothing") : `±${value}`),
+        );
+      }),
+    ),
+    v.can_redeal
+      ? h(
+          "button",
+          { type: "button", class: "ghost redeal", dataset: { key: "redeal" }, onclick: () => handlers.redeal?.() },
+          t("ask_redeal"),
+        )
+      : null,
+  );
+}
+
+// ------------------------------------------------------------- status bar
+
+/** One sentence: whose turn it is and what to do. */
+export function statusText(model) {
+  const v = model.view;
+  if (v.phase === "over") {
+    if (v.winner === null) return t("game_over");
+    return model.you !== null && teamOf(model.you) === v.winner ? t("you_won") : t("team_won", { names: teamNames(model, v.winner) });
+  }
+  const mine = v.turn === model.you;
+  const name = seatName(model, v.turn);
+  if (v.phase === "bid") return mine ? t("status_your_bid") : t("status_bidding", { name });
+  const trick = currentTrick(v);
+  if (mine) {
+    if (trick && trick.winner === null && trick.cards.length) {
+      return t("status_your_card_follow", { suit: suitName(parse(trick.cards[0]).suit) });
+    }
+    return t("status_your_lead");
+  }
+  return t("status_playing", { name });
+}
+
+export function teamNames(model, team) {
+  return t("and_names", { a: seatName(model, team), b: seatName(model, team + 2) });
+}
+
+function teamBanner(model) {
+  const v = model.view;
+  const mine = teamOf(model.you ?? 0);
+  const team = (k) => {
+    const a = k;
+    const b = k + 2;
+    return h(
+      "div",
+      { class: ["team", `team-${k}`] },
+      h("span", { class: "team-name" }, model.you === null ? t("team_n", { n: k + 1 }) : t(k === mine ? "team_us" : "team_them")),
+      h(
+        "span",
+        { class: "team-scores num" },
+        h("b", {}, num(v.scores[a] + v.scores[b])),
+        " ",
+        h("small", { dir: "ltr" }, `${v.scores[a]} + ${v.scores[b]}`),
+      ),
+    );
+  };
+  return h("div", { class: "teams", "aria-label": t("scores") }, team(mine), team(1 - mine));
+}
+
+// ------------------------------------------------------------- the screen
+
+const states = new WeakMap();
+
+/** Render the table for `model` into `root` (replacing what was there). */
+export function renderTable(root, model, handlers = {}) {
+  const state = states.get(root) || { trickKey: null, trickCards: 0, timer: null };
+  states.set(root, state);
+  const v = model.view;
+  const pos = positions(model.you);
+  const plates = [0, 1, 2, 3].map((seat) => seatPlate(model, seat, pos[seat]));
+  const rules = v.rules;
+  const info = h(
+    "div",
+    { class: "table-info" },
+    h("span", { class: "chip trump-chip", html: suitIcon("H", 14) }, h("span", {}, t("hearts_trump"))),
+    h("span", { class: "chip" }, t("hand_n", { n: v.hand_index + 1 })),
+    h("span", { class: "chip" }, t("target_n", { n: rules.target })),
+    h("span", { class: "chip" }, t("need_n", { n: v.required_total })),
+  );
+  const tool = (key, label, fn, disabled = false) =>
+    fn ? h("button", { type: "button", class: "tool", dataset: { key }, onclick: fn, disabled }, label) : null;
+  const tools = h(
+    "div",
+    { class: "table-tools" },
+    tool("last-trick", t("last_trick"), handlers.openLastTrick, !previousTrick(model)),
+    tool("scores", t("scores_tool"), handlers.openScores),
+    tool("rules", t("table_rules"), handlers.openRules),
+    handlers.extraTools ? handlers.extraTools() : null,
+  );
+  const status = h(
+    "div",
+    { class: ["status", v.turn === model.you && v.phase !== "over" && "mine"], role: "status", "aria-live": "polite" },
+    h("span", { class: "status-text" }, statusText(model)),
+    v.turn === model.you && model.deadline ? h("span", { class: "countdown big", role: "timer", dataset: { countdown: "me" } }) : null,
+  );
+  const felt = h(
+    "div",
+    { class: ["felt", model.you === null && "spectating"] },
+    plates,
+    trickArea(model, state),
+  );
+  const faceUp = model.hands
+    ? h(
+        "div",
+        { class: "all-hands" },
+        [0, 1, 2, 3].map((seat) =>
+          h(
+            "div",
+            { class: ["open-hand", `pos-${pos[seat]}`], role: "group", "aria-label": t("hand_of", { name: seatName(model, seat) }) },
+            h("div", { class: "open-hand-name" }, h("bdi", { class: "user", translate: "no" }, seatName(model, seat))),
+            groupBySuit(model.hands[seat]).map((g) => h("div", { class: "suit-group" }, g.cards.map((c) => cardEl(c)))),
+          ),
+        ),
+      )
+    : null;
+  const mine =
+    model.you !== null && v.hand
+      ? h("div", { class: "my-area" }, bidPanel(model, handlers), handRow(model, handlers))
+      : null;
+  const notice = model.notice ? h("div", { class: "notice", role: "alert" }, model.notice) : null;
+  mount(
+    root,
+    h(
+      "div",
+      { class: ["table-screen", `phase-${v.phase}`, model.hands && "replaying"] },
+      h("div", { class: "table-head" }, teamBanner(model), info, tools),
+      felt,
+      status,
+      notice,
+      faceUp,
+      mine,
+    ),
+  );
+  startCountdown(root, model, state);
+}
+
+function startCountdown(root, model, state) {
+  if (state.timer) clearInterval(state.timer);
+  state.timer = null;
+  if (!model.deadline) return;
+  const total = (model.timer || 30) * 1000;
+  const tick = () => {
+    const left = Math.max(0, model.deadline - Date.now());
+    const secs = Math.ceil(left / 1000);
+    for (const el of root.querySelectorAll("[data-countdown]")) {
+      el.textContent = t("seconds_left", { n: secs });
+      el.classList.toggle("low", secs <= 5);
+    }
+    for (const el of root.querySelectorAll(".seat.turn .ring circle")) {
+      el.style.strokeDashoffset = String(126 * (1 - left / total));
+    }
+    if (!root.isConnected && state.timer) clearInterval(state.timer);
+  };
+  tick();
+  state.timer = setInterval(tick, 250);
+}

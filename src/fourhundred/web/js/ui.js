@@ -1,0 +1,386 @@
+// Shared pieces of the screens: dialogs, the settings form, chat, messages.
+
+import { h } from "./dom.js";
+import { lang, t } from "./i18n.js";
+import {
+  PRESET_NAMES,
+  PRESETS,
+  SETTINGS,
+  TABLE_KINDS,
+  TARGETS_OFFERED,
+  TURN_TIMERS,
+  describeSettings,
+  settingExplained,
+  valueText,
+} from "./rules.js";
+
+let dialogSeq = 0;
+
+/** A modal <dialog> (Escape closes it; focus returns where it was). */
+export function openDialog({ title, body, actions = [], className = "", onClose } = {}) {
+  const back = document.activeElement;
+  const id = `dlg-${++dialogSeq}`;
+  const dialog = h(
+    "dialog",
+    { class: ["dialog", className], "aria-labelledby": id },
+    h(
+      "div",
+      { class: "dialog-head" },
+      h("h2", { id }, title),
+      h("button", { type: "button", class: "icon-btn close", "aria-label": t("close"), onclick: () => dialog.close() }, "×"),
+    ),
+    h("div", { class: "dialog-body" }, body),
+    actions.length ? h("div", { class: "dialog-actions" }, actions) : null,
+  );
+  dialog.addEventListener("close", () => {
+    dialog.remove();
+    onClose?.();
+    if (back && back.isConnected) back.focus({ preventScroll: true });
+  });
+  document.body.appendChild(dialog);
+  dialog.showModal();
+  return dialog;
+}
+
+/** An error or info line under a form. */
+export function formMessage() {
+  return h("p", { class: "form-msg", role: "alert", "aria-live": "assertive" });
+}
+
+export function showError(el, err) {
+  el.textContent = errorText(err);
+  el.classList.add("error");
+}
+
+/** A player-facing sentence for an ApiError or a socket error. */
+export function errorText(err) {
+  if (!err) return "";
+  const code = err.code || "unknown";
+  const key = `err.${code}`;
+  const known = t.has(key) ? t(key) : t("err.unknown");
+  // The server's message names the field or rule; English only, so shown in English pages.
+  if (err.message && lang() === "en" && !["offline", "network"].includes(err.message)) {
+    return `${known} (${err.message})`;
+  }
+  return known;
+}
+
+// ----------------------------------------------------------- the settings
+
+function field(label, control, helpId, help) {
+  return h(
+    "div",
+    { class: "field" },
+    h("label", { for: control.id }, label),
+    control,
+    h("p", { class: "help", id: helpId }, help),
+  );
+}
+
+/**
+ * The form for a table's settings (create a table, or the host's changes).
+ * initial: {kind, preset, settings, timer}; withKind: show Private / Casual.
+ * onSubmit({kind, preset, settings (changes from the preset), timer}).
+ */
+export function settingsForm({ initial = {}, withKind = false, submitLabel, onSubmit, idPrefix = "s" }) {
+  const state = {
+    kind: initial.kind || "private",
+    preset: initial.preset || "standard",
+    settings: { ...PRESETS[initial.preset || "standard"], ...(initial.settings || {}) },
+    timer: initial.timer || 30,
+  };
+  const msg = formMessage();
+  const form = h("form", { class: "settings-form", novalidate: true });
+  const controls = {};
+  const helps = {};
+
+  const refresh = () => {
+    for (const { name } of SETTINGS) {
+      const c = controls[name];
+      const v = state.settings[name];
+      if (c.type === "checkbox") c.checked = v;
+      else c.value = String(v);
+      helps[name].textContent = settingExplained(name, v);
+    }
+    for (const r of form.querySelectorAll("input[name=preset]")) r.checked = r.value === state.preset;
+  };
+
+  const kindBox = withKind
+    ? h(
+        "fieldset",
+        { class: "choice-cards kinds" },
+        h("legend", {}, t("table_kind")),
+        TABLE_KINDS.map((k) =>
+          h(
+            "label",
+            { class: "choice-card" },
+            h("input", {
+              type: "radio",
+              name: "kind",
+              value: k,
+              checked: state.kind === k,
+              onchange: () => {
+                state.kind = k;
+              },
+            }),
+            h("span", { class: "choice-title" }, t(`kind.${k}`)),
+            h("span", { class: "choice-help" }, t(`kind.${k}.help`)),
+          ),
+        ),
+      )
+    : null;
+
+  const presetBox = h(
+    "fieldset",
+    { class: "choice-cards presets" },
+    h("legend", {}, t("preset")),
+    PRESET_NAMES.map((p) =>
+      h(
+        "label",
+        { class: "choice-card" },
+        h("input", {
+          type: "radio",
+          name: "preset",
+          value: p,
+          checked: state.preset === p,
+          onchange: () => {
+            state.preset = p;
+            state.settings = { ...PRESETS[p] };
+            refresh();
+          },
+        }),
+        h("span", { class: "choice-title" }, t(`preset.${p}`)),
+        h("span", { class: "choice-help" }, t(`preset.${p}.note`)),
+      ),
+    ),
+  );
+
+  const rows = SETTINGS.map((spec) => {
+    const { name } = spec;
+    const id = `${idPrefix}-${name}`;
+    const helpId = `${id}-help`;
+    let control;
+    const set = (value) => {
+      state.settings[name] = value;
+      helps[name].textContent = settingExplained(name, value);
+    };
+    if (spec.type === "bool") {
+      control = h("input", {
+        type: "checkbox",
+        id,
+        name,
+        "aria-describedby": helpId,
+        onchange: (e) => set(e.target.checked),
+      });
+      const help = h("p", { class: "help", id: helpId });
+      helps[name] = help;
+      controls[name] = control;
+      return h("div", { class: "field switch" }, h("label", { for: id }, control, h("span", {}, t(`set.${name}`))), help);
+    }
+    if (name === "target") {
+      control = h("input", {
+        type: "number",
+        id,
+        name,
+        min: spec.min,
+        max: spec.max,
+        step: 1,
+        inputmode: "numeric",
+        list: `${id}-list`,
+        "aria-describedby": helpId,
+        oninput: (e) => set(Number(e.target.value)),
+      });
+      const list = h("datalist", { id: `${id}-list` }, TARGETS_OFFERED.map((n) => h("option", { value: n })));
+      const chips = h(
+        "div",
+        { class: "chips", role: "group", "aria-label": t("targets_offered") },
+        TARGETS_OFFERED.map((n) =>
+          h(
+            "button",
+            {
+              type: "button",
+              class: "chip-btn",
+              onclick: () => {
+                control.value = String(n);
+                set(n);
+              },
+            },
+            n,
+          ),
+        ),
+      );
+      controls[name] = control;
+      helps[name] = h("p", { class: "help", id: helpId });
+      return h("div", { class: "field" }, h("label", { for: id }, t(`set.${name}`)), h("div", { class: "inline" }, control, chips), list, helps[name]);
+    }
+    const options =
+      spec.type === "int"
+        ? Array.from({ length: spec.max - spec.min + 1 }, (_, i) => spec.min + i)
+        : spec.choices;
+    control = h(
+      "select",
+      {
+        id,
+        name,
+        "aria-describedby": helpId,
+        onchange: (e) => set(spec.type === "int" ? Number(e.target.value) : e.target.value),
+      },
+      options.map((o) => h("option", { value: o }, valueText(name, o))),
+    );
+    controls[name] = control;
+    const f = field(t(`set.${name}`), control, helpId, "");
+    helps[name] = f.querySelector(".help");
+    return f;
+  });
+
+  const timerId = `${idPrefix}-timer`;
+  const timer = h(
+    "select",
+    {
+      id: timerId,
+      name: "timer",
+      "aria-describedby": `${timerId}-help`,
+      onchange: (e) => {
+        state.timer = Number(e.target.value);
+      },
+    },
+    TURN_TIMERS.map((n) => h("option", { value: n, selected: n === state.timer }, t("seconds_n", { n }))),
+  );
+
+  form.append(
+    kindBox || "",
+    presetBox,
+    h(
+      "details",
+      { class: "all-settings", open: true },
+      h("summary", {}, t("all_settings")),
+      h("div", { class: "settings-grid" }, rows, field(t("turn_timer"), timer, `${timerId}-help`, t("turn_timer.help"))),
+    ),
+    msg,
+    h("div", { class: "form-actions" }, h("button", { type: "submit", class: "primary" }, submitLabel)),
+  );
+  refresh();
+  form.addEventListener("submit", async (e) => {
+    e.preventDefault();
+    const t0 = state.settings.target;
+    if (!Number.isInteger(t0) || t0 < 11 || t0 > 200) {
+      msg.textContent = t("err.target_range");
+      msg.classList.add("error");
+      controls.target.focus();
+      return;
+    }
+    const base = PRESETS[state.preset];
+    const changes = {};
+    for (const { name } of SETTINGS) if (state.settings[name] !== base[name]) changes[name] = state.settings[name];
+    msg.textContent = "";
+    try {
+      await onSubmit({ kind: state.kind, preset: state.preset, settings: changes, timer: state.timer });
+    } catch (err) {
+      showError(msg, err);
+      if (err && err.field && err.field.startsWith("settings.")) controls[err.field.slice(9)]?.focus();
+    }
+  });
+  return form;
+}
+
+/** Every setting in plain words (waiting room, rules dialog). */
+export function settingsList(settings, timer) {
+  return h(
+    "dl",
+    { class: "settings-list" },
+    describeSettings(settings).map((d) =>
+      h(
+        "div",
+        { class: ["setting", d.on ? "on" : "off"] },
+        h("dt", {}, d.label, h("span", { class: "value" }, d.value)),
+        h("dd", {}, d.help),
+      ),
+    ),
+    timer
+      ? h(
+          "div",
+          { class: "setting on" },
+          h("dt", {}, t("turn_timer"), h("span", { class: "value" }, t("seconds_n", { n: timer }))),
+          h("dd", {}, t("turn_timer.help")),
+        )
+      : null,
+  );
+}
+
+// ----------------------------------------------------------------- chat
+
+/** The chat panel: messages and a form. `send(text)` returns a promise. */
+export function chatPanel({ messages, send, me, muted = new Set(), onMute, spectator = false }) {
+  const list = h(
+    "ol",
+    { class: "chat-list", "aria-live": "polite", "aria-label": t("chat_messages") },
+    messages
+      .filter((m) => !muted.has(m.from?.id))
+      .map((m) =>
+        h(
+          "li",
+          { class: ["chat-msg", m.channel === "spectators" && "spect", m.from?.id === me?.id && "mine"] },
+          h("bdi", { class: "who user", translate: "no" }, m.from?.name || "?"),
+          m.channel === "spectators" ? h("span", { class: "badge" }, t("spectator")) : null,
+          h("span", { class: "text user", translate: "no", dir: "auto" }, m.text),
+          onMute && m.from?.id !== me?.id
+            ? h(
+                "button",
+                { type: "button", class: "link mute", "aria-label": t("mute_name", { name: m.from?.name || "?" }), onclick: () => onMute(m.from.id) },
+                t("mute"),
+              )
+            : null,
+        ),
+      ),
+  );
+  const input = h("input", {
+    type: "text",
+    id: "chat-input",
+    name: "chat",
+    maxlength: 300,
+    autocomplete: "off",
+    placeholder: spectator ? t("chat_placeholder_spect") : t("chat_placeholder"),
+    "aria-label": t("chat_message"),
+  });
+  const msg = formMessage();
+  const form = h(
+    "form",
+    {
+      class: "chat-form",
+      onsubmit: async (e) => {
+        e.preventDefault();
+        const text = input.value.trim();
+        if (!text) return;
+        try {
+          await send(text);
+          input.value = "";
+          msg.textContent = "";
+        } catch (err) {
+          showError(msg, err);
+        }
+      },
+    },
+    input,
+    h("button", { type: "submit", class: "secondary" }, t("send")),
+  );
+  setTimeout(() => {
+    list.scrollTop = list.scrollHeight;
+  }, 0);
+  return h(
+    "section",
+    { class: "chat", "aria-labelledby": "chat-title" },
+    h("h2", { id: "chat-title", class: "panel-title" }, t("chat")),
+    messages.length ? list : h("p", { class: "muted chat-empty" }, t("chat_empty")),
+    form,
+    msg,
+  );
+}
+
+/** A line of text saying how long ago a time (ms) was. */
+export function when(ms) {
+  const fmt = new Intl.DateTimeFormat(lang() === "ar" ? "ar-LB-u-nu-latn" : "en-GB", {
+    dateStyle: "medium",
+    timeStyle: "short",
+  });
+  return fmt.format(new Date(ms));
+}
