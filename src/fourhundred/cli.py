@@ -19,7 +19,7 @@ import typer
 
 from fourhundred.engine import FourHundredError, RecordError, replay_result
 
-COMMAND_MODULES: tuple[str, ...] = ("fourhundred.server.commands",)
+COMMAND_MODULES: tuple[str, ...] = ("fourhundred.server.commands", "fourhundred.loadtest")
 """Modules that add subcommands (each defines ``register(app: typer.Typer)``)."""
 
 app = typer.Typer(
