@@ -3,6 +3,7 @@ static browser client, wired to one store, one hub and one bot pool."""
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 from collections.abc import AsyncIterator
 from typing import Any
@@ -101,6 +102,8 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
         app.state.hub = hub
         app.state.auth_buckets = {}
         await hub.start()
+        # Start the bot processes now, not on the first bot's turn.
+        warm = asyncio.create_task(bots.warm())
         log.info(
             "server_started",
             node=cfg.node,
@@ -111,6 +114,7 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
         try:
             yield
         finally:
+            warm.cancel()
             await hub.stop()
             bots.close()
             await store.close()
