@@ -320,15 +320,15 @@ def build_scenes() -> dict[str, dict[str, Any]]:
 
     # The end of a game, and its record for the replay viewer.
     rng = random.Random(7)
-    s = GameState(preset("quick"), first_dealer=0)
+    s = GameState(preset("standard"), first_dealer=0)
     _play_until(s, rng, lambda g: g.phase is Phase.OVER)
     assert s.winner is not None
     game = {
         "id": "demo",
-        "kind": "casual",
-        "rated": False,
+        "kind": "ranked",
+        "rated": True,
         "settings": s.settings.to_dict(),
-        "preset": "quick",
+        "preset": "standard",
         "finished_ms": T0,
         "hands": len(s.history),
         "winner": s.winner,
@@ -353,7 +353,7 @@ def build_scenes() -> dict[str, dict[str, Any]]:
     scenes["over"] = {
         "screen": "table",
         "me": me,
-        "frame": snapshot(s, 0, players(), kind="casual", preset_name="quick"),
+        "frame": snapshot(s, 0, players(), kind="ranked"),
         "game": game,
     }
     scenes["replay"] = {"screen": "replay", "game": game, "record": record_from_state(s).to_dict()}

@@ -105,6 +105,8 @@ function renderShell() {
   document.documentElement.lang = lang();
   document.documentElement.dir = lang() === "ar" ? "rtl" : "ltr";
   document.title = t("page_title");
+  const skip = document.querySelector(".skip-link");
+  if (skip) skip.textContent = t("skip");
   const top = document.getElementById("top");
   mount(top, header());
 }

@@ -17,6 +17,7 @@ export const ar = {
   sign_out: "خروج",
   guest: "ضيف",
   loading: "جارٍ التحميل…",
+  skip: "انتقل إلى المحتوى",
   close: "إغلاق",
   back_to_lobby: "العودة إلى الصالة",
   on: "مفعّل",

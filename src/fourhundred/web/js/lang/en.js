@@ -13,6 +13,7 @@ export const en = {
   sign_out: "Sign out",
   guest: "guest",
   loading: "Loading…",
+  skip: "Skip to the content",
   close: "Close",
   back_to_lobby: "Back to the lobby",
   on: "On",

@@ -1,0 +1,207 @@
+"""Every main screen, in English and Arabic, on a 360 px phone and on a
+desktop: no sideways scrolling, every control named, the Arabic pages right
+to left with no English left in them; and everything done by keyboard."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+DEMO = Path(__file__).resolve().parents[2] / "src" / "fourhundred" / "web" / "demo"
+SCENES = [*sorted(p.stem for p in DEMO.glob("*.json")), "home"]
+
+
+def sent(page: Any) -> list[dict[str, Any]]:
+    return list(page.evaluate("() => window.__sent || []"))
+
+
+@pytest.mark.parametrize("name", SCENES)
+def test_phone_360_has_no_horizontal_scrolling(demo: Any, checks: Any, name: str) -> None:
+    for lang in ("en", "ar"):
+        page = demo(name, lang=lang, phone=True)
+        assert checks.horizontal_overflow(page) <= 0, f"{name} {lang}"
+        felt = page.locator(".felt")
+        if felt.count():
+            box = felt.bounding_box()
+            assert box["x"] >= 0 and box["x"] + box["width"] <= 360, f"{name} {lang}"
+            # The whole table is on screen at once (no need to scroll to see it).
+            assert box["height"] <= 740
+        page.context.close()
+
+
+@pytest.mark.parametrize("name", SCENES)
+def test_arabic_is_right_to_left_and_fully_translated(demo: Any, checks: Any, name: str) -> None:
+    page = demo(name, lang="ar")
+    assert page.evaluate("document.documentElement.dir") == "rtl"
+    assert page.evaluate("document.documentElement.lang") == "ar"
+    assert checks.untranslated(page) == []
+    assert checks.missing_keys(page) == []
+    # The switch back to English is on the page and works.
+    if page.locator("dialog[open]").count():
+        page.keyboard.press("Escape")
+    page.get_by_role("button", name="التبديل إلى الإنجليزية").click()
+    assert page.evaluate("document.documentElement.dir") == "ltr"
+    assert page.get_by_role("button", name="Switch to Arabic").is_visible()
+
+
+@pytest.mark.parametrize("name", SCENES)
+def test_every_control_has_an_accessible_name(demo: Any, checks: Any, name: str) -> None:
+    for lang in ("en", "ar"):
+        page = demo(name, lang=lang)
+        assert checks.unnamed_controls(page) == [], f"{name} {lang}"
+        assert checks.missing_keys(page) == []
+        page.context.close()
+
+
+def test_dialogs_are_named_and_translated(demo: Any, checks: Any) -> None:
+    page = demo("lobby", lang="ar")
+    page.get_by_role("button", name="أنشئ طاولة").click()
+    dialog = page.locator("dialog[open]")
+    assert dialog.get_by_role("heading").first.inner_text() == "إنشاء طاولة"
+    assert checks.unnamed_controls(page) == []
+    assert checks.untranslated(page) == []
+    page.keyboard.press("Escape")
+    page = demo("play", lang="ar", phone=True)
+    for name in ("الحساب", "القواعد", "آخر لمّة"):
+        page.get_by_role("button", name=name, exact=True).click()
+        assert page.locator("dialog[open]").count() == 1
+        assert checks.untranslated(page) == []
+        assert checks.horizontal_overflow(page) <= 0
+        page.keyboard.press("Escape")
+
+
+def test_language_follows_the_browser_then_the_switch(pages: Any, static_url: str) -> None:
+    page = pages.new(locale="ar-LB")
+    page.goto(f"{static_url}/?demo=lobby")
+    page.wait_for_selector(".lobby")
+    assert page.evaluate("document.documentElement.dir") == "rtl"
+    page.get_by_role("button", name="التبديل إلى الإنجليزية").click()
+    page.reload()
+    page.wait_for_selector(".lobby")
+    assert page.evaluate("document.documentElement.lang") == "en"
+    page = pages.new(locale="en-US")
+    page.goto(f"{static_url}/?demo=lobby")
+    page.wait_for_selector(".lobby")
+    assert page.evaluate("document.documentElement.lang") == "en"
+
+
+def test_bidding_by_keyboard(demo: Any) -> None:
+    page = demo("bid")
+    first = page.locator(".bid-panel .bid-btn").first
+    for _ in range(60):
+        page.keyboard.press("Tab")
+        if first.evaluate("e => e === document.activeElement"):
+            break
+    else:
+        pytest.fail("Tab never reached the bids")
+    page.keyboard.press("Tab")
+    page.keyboard.press("Enter")
+    legal = page.locator(".bid-btn").evaluate_all("els => els.map(e => +e.dataset.bid)")
+    assert sent(page) == [{"type": "bid", "bid": legal[1]}]
+
+
+def test_playing_a_card_by_keyboard_and_refusing_an_illegal_one(demo: Any) -> None:
+    page = demo("play")
+    hand = page.locator(".hand")
+    for _ in range(60):
+        page.keyboard.press("Tab")
+        if page.evaluate("document.activeElement.closest('.hand') !== null"):
+            break
+    else:
+        pytest.fail("Tab never reached the hand")
+    # One tab stop for the whole hand: the first legal card.
+    focused = page.evaluate("document.activeElement.dataset.card")
+    legal = hand.locator("button.card:not([aria-disabled])").evaluate_all(
+        "els => els.map(e => e.dataset.card)"
+    )
+    assert focused == legal[0]
+    page.keyboard.press("Home")
+    first = page.evaluate("document.activeElement.dataset.card")
+    if first not in legal:
+        page.keyboard.press("Enter")
+        assert sent(page) == []
+        assert "must follow" in page.locator(".notice").inner_text()
+    page.keyboard.press("End")
+    last = page.evaluate("document.activeElement.dataset.card")
+    for _ in range(13):
+        if page.evaluate("document.activeElement.dataset.card") in legal:
+            break
+        page.keyboard.press("ArrowLeft")
+    card = page.evaluate("document.activeElement.dataset.card")
+    assert card in legal and last is not None
+    page.keyboard.press("Enter")
+    assert sent(page) == [{"type": "play", "card": card}]
+
+
+def test_replay_steps_hand_by_hand_and_card_by_card(demo: Any) -> None:
+    page = demo("replay")
+    action = page.locator(".replay-action")
+    assert "dealt" in action.inner_text()
+    assert page.locator(".open-hand .card").count() == 52
+    page.get_by_role("button", name="Step forward").click()
+    assert " bid " in action.inner_text()
+    for _ in range(4):
+        page.keyboard.press("ArrowRight")
+    assert "played" in action.inner_text()
+    assert page.locator(".open-hand .card").count() == 51
+    assert page.locator(".trick .card.played").count() == 1
+    page.get_by_role("button", name="End of the hand").click()
+    assert page.locator(".replay-result").is_visible()
+    page.select_option("#replay-hand", "2")
+    assert page.locator(".open-hand .card").count() == 52
+    assert page.get_by_role("heading", name="Analysis").is_visible()
+
+
+def test_waiting_room_has_every_host_control(demo: Any) -> None:
+    page = demo("room")
+    for name in ("Change the rules", "Fill empty seats with bots", "Copy", "Leave the table"):
+        assert page.get_by_role("button", name=name).is_visible()
+    # The host is ready: the toggle says so and offers to take it back.
+    toggle = page.get_by_role("button", name="Not ready yet")
+    assert toggle.get_attribute("aria-pressed") == "true"
+    assert page.get_by_role("button", name="Add a bot at Seat 3").is_visible()
+    assert page.get_by_role("button", name="Remove Nour").is_visible()
+    assert page.get_by_label("Move Seat 2 to another seat").is_visible()
+    link = page.get_by_role("textbox", name="Invite link").input_value()
+    assert link.endswith("/?invite=q3Vx9kTz0bLw7mPa2RcY4g")
+    # Every setting in plain words.
+    assert page.locator(".settings-list .setting").count() == 13
+    page.get_by_role("button", name="Add a bot at Seat 3").click()
+    page.get_by_label("Move Seat 2 to another seat").select_option("3")
+    toggle.click()
+    assert sent(page) == [
+        {"type": "add_bot", "seat": 2},
+        {"type": "move", "from": 1, "to": 3},
+        {"type": "ready", "ready": False},
+    ]
+
+
+def test_create_form_offers_every_setting_and_preset_explained(demo: Any) -> None:
+    page = demo("lobby")
+    page.get_by_role("button", name="Create a table").click()
+    dialog = page.locator("dialog[open]")
+    assert dialog.get_by_role("radio").count() == 2 + 6  # kinds + presets
+    for label in (
+        "Target score",
+        "Lowest bid",
+        "Rising lowest bid",
+        "Combined minimum",
+        "Rising combined minimum",
+        "Scoring",
+        "5 and 6 at face value from 30",
+        "Big bids",
+        "The 13 bid",
+        "Partner's score to win",
+        "Five to run",
+        "Redeal without face cards",
+        "Turn timer",
+    ):
+        control = dialog.get_by_label(label, exact=True)
+        assert control.count() == 1, label
+        described = control.get_attribute("aria-describedby")
+        assert described and dialog.locator(f"#{described}").inner_text().strip(), label
+    dialog.get_by_label("Jawaker").check()
+    assert dialog.get_by_label("The 13 bid", exact=True).is_checked()
+    assert dialog.get_by_label("Big bids", exact=True).input_value() == "ten_40"
