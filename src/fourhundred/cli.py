@@ -13,13 +13,17 @@ import importlib
 import json
 import sys
 from pathlib import Path
-from typing import Annotated, Any, TextIO
+from typing import Annotated, Any, BinaryIO, TextIO
 
 import typer
 
 from fourhundred.engine import FourHundredError, RecordError, replay_result
 
-COMMAND_MODULES: tuple[str, ...] = ("fourhundred.server.commands", "fourhundred.loadtest")
+COMMAND_MODULES: tuple[str, ...] = (
+    "fourhundred.server.commands",
+    "fourhundred.loadtest",
+    "fourhundred.bots.commands",
+)
 """Modules that add subcommands (each defines ``register(app: typer.Typer)``)."""
 
 app = typer.Typer(
@@ -56,16 +60,20 @@ def _result_of_text(text: str) -> dict[str, Any]:
         raise RecordError(str(e)) from None
 
 
-def replay_jsonl(source: TextIO, out: TextIO) -> int:
-    """Replay one record per line of ``source``, one result per line to
-    ``out``; returns how many lines were records in error."""
+def replay_jsonl(source: BinaryIO, out: TextIO) -> int:
+    """Replay one record per line of ``source`` (bytes: a line that is not
+    UTF-8 is an error on that line only), one result per line to ``out``;
+    returns how many lines were records in error."""
     errors = 0
     for raw in source:
-        line = raw.rstrip("\n")
         try:
+            line = raw.rstrip(b"\n").decode("utf-8")
             if not line.strip():
                 raise RecordError("blank line: expected a JSON record")
             result: dict[str, Any] = _result_of_text(line)
+        except UnicodeDecodeError as e:
+            errors += 1
+            result = {"error": str(RecordError(f"the line is not UTF-8 text ({e.reason})"))}
         except RecordError as e:
             errors += 1
             result = {"error": str(e)}
@@ -91,11 +99,11 @@ def replay(
     if jsonl:
         try:
             if record in (None, "-"):
-                replay_jsonl(sys.stdin, sys.stdout)
+                replay_jsonl(sys.stdin.buffer, sys.stdout)
             else:
-                with Path(record).open(encoding="utf-8") as f:
+                with Path(record).open("rb") as f:
                     replay_jsonl(f, sys.stdout)
-        except (OSError, UnicodeDecodeError) as e:
+        except OSError as e:
             raise _fail(f"cannot read {record or 'standard input'}: {e}", 1) from None
         return
     if record is None:

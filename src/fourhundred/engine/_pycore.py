@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Sequence
-from typing import Final
+from typing import Any, Final
 
 _DECK: Final = 52
 _SUIT_MASKS: Final = tuple(0x1FFF << (13 * s) for s in range(4))
@@ -63,6 +63,8 @@ class PlayCore:
         return self._hands[:]
 
     def hand(self, seat: int) -> int:
+        if not 0 <= seat <= 3:
+            raise ValueError(f"{seat} is not a seat (0 to 3)")
         return self._hands[seat]
 
     @property
@@ -126,6 +128,34 @@ class PlayCore:
         self._winners = other._winners[:]
         self._won = other._won[:]
         self.thirteen_bidder = other.thirteen_bidder
+
+    def _core_state(self) -> tuple[Any, ...]:
+        """Everything the core holds, as plain values (for pickling)."""
+        return (
+            tuple(self._hands),
+            self._turn,
+            tuple(self._trick),
+            tuple(self._done),
+            tuple(self._winners),
+            tuple(self._won),
+            self.thirteen_bidder,
+        )
+
+    def _core_restore(self, data: tuple[Any, ...]) -> None:
+        """Set everything from :meth:`_core_state`'s value."""
+        hands, turn, trick, done, winners, won, thirteen = data
+        if len(hands) != 4 or len(won) != 4 or len(trick) > 3 or len(winners) > 13:
+            raise ValueError("not a play-core state")
+        if len(done) != 4 * len(winners) or not 0 <= turn <= 3 or not -1 <= thirteen <= 3:
+            raise ValueError("not a play-core state")
+        self._hands = list(hands)
+        self._turn = turn
+        self._trick = list(trick)
+        self._follow = _SUIT_MASKS[_SUIT_OF[trick[0]]] if trick else 0
+        self._done = list(done)
+        self._winners = list(winners)
+        self._won = list(won)
+        self.thirteen_bidder = thirteen
 
     # --- fast path ---
 

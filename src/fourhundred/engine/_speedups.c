@@ -76,11 +76,12 @@ static PyObject *Core_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
 
 static int read_seat(PyObject *arg, int *out)
 {
-    long s = PyLong_AsLong(arg);
+    int overflow = 0;
+    long s = PyLong_AsLongAndOverflow(arg, &overflow);
     if (s == -1 && PyErr_Occurred())
         return -1;
-    if (s < 0 || s > 3) {
-        PyErr_Format(PyExc_ValueError, "%ld is not a seat (0 to 3)", s);
+    if (overflow || s < 0 || s > 3) {
+        PyErr_Format(PyExc_ValueError, "%R is not a seat (0 to 3)", arg);
         return -1;
     }
     *out = (int)s;
@@ -260,6 +261,92 @@ static PyObject *Core_copy(CoreObject *self, PyObject *arg)
     Py_RETURN_NONE;
 }
 
+static PyObject *Core_state(CoreObject *self, PyObject *unused)
+{
+    PyObject *trick = int_list(self->trick, self->ntrick);
+    PyObject *done = int_list(self->done, self->ndone);
+    PyObject *winners = int_list(self->winners, self->nwinners);
+    PyObject *won = int_list(self->won, 4);
+    PyObject *out = NULL;
+    if (trick && done && winners && won)
+        out = Py_BuildValue("((KKKK)iNNNNi)", (unsigned long long)self->hands[0],
+                            (unsigned long long)self->hands[1], (unsigned long long)self->hands[2],
+                            (unsigned long long)self->hands[3], self->turn,
+                            PySequence_Tuple(trick), PySequence_Tuple(done),
+                            PySequence_Tuple(winners), PySequence_Tuple(won),
+                            self->thirteen_bidder);
+    Py_XDECREF(trick);
+    Py_XDECREF(done);
+    Py_XDECREF(winners);
+    Py_XDECREF(won);
+    return out;
+}
+
+static int read_cards(PyObject *seq_obj, int *out, int max, int *n, int limit)
+{
+    PyObject *seq = PySequence_Fast(seq_obj, "expected a sequence");
+    if (!seq)
+        return -1;
+    Py_ssize_t len = PySequence_Fast_GET_SIZE(seq);
+    if (len > max) {
+        Py_DECREF(seq);
+        PyErr_SetString(PyExc_ValueError, "not a play-core state");
+        return -1;
+    }
+    for (Py_ssize_t i = 0; i < len; i++) {
+        long v = PyLong_AsLong(PySequence_Fast_GET_ITEM(seq, i));
+        if (v == -1 && PyErr_Occurred()) {
+            Py_DECREF(seq);
+            return -1;
+        }
+        if (v < 0 || v >= limit) {
+            Py_DECREF(seq);
+            PyErr_SetString(PyExc_ValueError, "not a play-core state");
+            return -1;
+        }
+        out[i] = (int)v;
+    }
+    *n = (int)len;
+    Py_DECREF(seq);
+    return 0;
+}
+
+static PyObject *Core_restore(CoreObject *self, PyObject *arg)
+{
+    PyObject *hands, *trick, *done, *winners, *won;
+    int turn, thirteen;
+    if (!PyArg_ParseTuple(arg, "OiOOOOi", &hands, &turn, &trick, &done, &winners, &won,
+                          &thirteen))
+        return NULL;
+    CoreObject tmp;
+    int nwon = 0;
+    if (read_cards(trick, tmp.trick, 3, &tmp.ntrick, DECK) < 0 ||
+        read_cards(done, tmp.done, DECK, &tmp.ndone, DECK) < 0 ||
+        read_cards(winners, tmp.winners, 13, &tmp.nwinners, 4) < 0 ||
+        read_cards(won, tmp.won, 4, &nwon, 14) < 0)
+        return NULL;
+    if (nwon != 4 || tmp.ndone != 4 * tmp.nwinners || turn < 0 || turn > 3 || thirteen < -1 ||
+        thirteen > 3) {
+        PyErr_SetString(PyExc_ValueError, "not a play-core state");
+        return NULL;
+    }
+    PyObject *r = Core_start(self, hands);
+    if (!r)
+        return NULL;
+    Py_DECREF(r);
+    self->turn = turn;
+    memcpy(self->trick, tmp.trick, sizeof tmp.trick);
+    self->ntrick = tmp.ntrick;
+    self->follow = tmp.ntrick ? SUIT_MASK(tmp.trick[0] / 13) : 0;
+    memcpy(self->done, tmp.done, sizeof tmp.done);
+    self->ndone = tmp.ndone;
+    memcpy(self->winners, tmp.winners, sizeof tmp.winners);
+    self->nwinners = tmp.nwinners;
+    memcpy(self->won, tmp.won, sizeof tmp.won);
+    self->thirteen_bidder = thirteen;
+    Py_RETURN_NONE;
+}
+
 static PyObject *Core_legal_mask(CoreObject *self, PyObject *unused)
 {
     uint64_t h = self->hands[self->turn];
@@ -273,11 +360,12 @@ static PyObject *Core_legal_mask(CoreObject *self, PyObject *unused)
 
 static PyObject *Core_play(CoreObject *self, PyObject *arg)
 {
-    long c = PyLong_AsLong(arg);
+    int overflow = 0;
+    long c = PyLong_AsLongAndOverflow(arg, &overflow);
     if (c == -1 && PyErr_Occurred())
         return NULL;
-    if (c < 0 || c >= DECK) {
-        PyErr_Format(PyExc_ValueError, "%ld is not a card", c);
+    if (overflow || c < 0 || c >= DECK) {
+        PyErr_Format(PyExc_ValueError, "%R is not a card", arg);
         return NULL;
     }
     if (self->ndone + self->ntrick >= DECK) {
@@ -333,6 +421,8 @@ static PyMethodDef Core_methods[] = {
     {"hand", (PyCFunction)Core_hand, METH_O, "A seat's unplayed cards, as a mask."},
     {"_core_start", (PyCFunction)Core_start, METH_O, "New hands; no trick played yet."},
     {"_core_copy", (PyCFunction)Core_copy, METH_O, "Copy the core state of another."},
+    {"_core_state", (PyCFunction)Core_state, METH_NOARGS, "Everything the core holds."},
+    {"_core_restore", (PyCFunction)Core_restore, METH_O, "Set everything from _core_state."},
     {"legal_mask", (PyCFunction)Core_legal_mask, METH_NOARGS,
      "The cards the seat to act may play (a mask)."},
     {"play_unchecked", (PyCFunction)Core_play, METH_O,

@@ -28,7 +28,7 @@ import random
 import secrets
 from collections.abc import Sequence
 from enum import IntEnum
-from typing import Final, NamedTuple
+from typing import Any, Final, NamedTuple
 
 from ._core import PlayCore, deal_from_bytes
 from .actions import BID_BASE, REDEAL, Action, action_str, is_bid, is_card
@@ -303,7 +303,7 @@ class GameState(PlayCore):
     def bid(self, n: int, seat: int | None = None) -> None:
         """Bid ``n`` tricks for ``seat`` (checked)."""
         turn = self.turn
-        if self.phase is not _BID or (seat is not None and seat != turn):
+        if self.phase is not _BID or (seat is not None and (type(seat) is not int or seat != turn)):
             who = turn if seat is None else seat
             raise self._turn_error(seat, f"bid {n!r} by seat {who}", _BID)
         low, high = self.bid_range()
@@ -318,7 +318,9 @@ class GameState(PlayCore):
         if type(c) is not int or not 0 <= c < DECK_SIZE:
             raise IllegalCard(f"{c!r} is not a card")
         turn = self.turn
-        if self.phase is not _PLAY or (seat is not None and seat != turn):
+        if self.phase is not _PLAY or (
+            seat is not None and (type(seat) is not int or seat != turn)
+        ):
             who = turn if seat is None else seat
             raise self._turn_error(seat, f"card {CARD_NAMES[c]!r} by seat {who}", _PLAY)
         if not self.legal_mask() & (1 << c):
@@ -466,6 +468,17 @@ class GameState(PlayCore):
         new._rng = self._rng
         return new
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        # Copies and pickles go through the same path with either core.
+        fields = {name: getattr(self, name) for name in GameState.__slots__}
+        return (_restore_state, (fields, self._core_state()))
+
+    def __copy__(self) -> GameState:
+        return self.clone()
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> GameState:
+        return self.clone()
+
     def bids_in_order(self) -> list[int]:
         """This hand's bids so far, in bidding order."""
         d = self.dealer
@@ -524,3 +537,12 @@ class GameState(PlayCore):
 
     def describe_action(self, action: Action) -> str:
         return action_str(action)
+
+
+def _restore_state(fields: dict[str, Any], core: tuple[Any, ...]) -> GameState:
+    """Rebuild a pickled :class:`GameState` (see ``GameState.__reduce__``)."""
+    state = GameState.__new__(GameState)
+    for name, value in fields.items():
+        setattr(state, name, value)
+    state._core_restore(core)
+    return state
