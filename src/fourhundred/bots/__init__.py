@@ -1,21 +1,45 @@
 """Players that see only their seat's view: random, heuristic and search,
-and any external program that speaks the bot protocol."""
+and any external program that speaks the bot protocol (``cmd:COMMAND``)."""
 
 from __future__ import annotations
 
 from .base import Bot, legal_actions
+from .heuristic import HeuristicBot
 from .random_bot import RandomBot
+from .search import SearchBot
 
-BOTS: dict[str, type[Bot]] = {"random": RandomBot}
+BOTS: dict[str, type[Bot]] = {
+    "random": RandomBot,
+    "heuristic": HeuristicBot,
+    "search": SearchBot,
+}
 """Built-in bots by name."""
+
+CMD_PREFIX = "cmd:"
 
 
 def make_bot(name: str, *, seed: int | None = None, budget_ms: int | None = None) -> Bot:
-    """A bot by name (``random``, ...). Raises ``ValueError`` naming the known ones."""
+    """A bot by name (``random``, ``heuristic``, ``search``) or an external
+    program as ``cmd:COMMAND LINE``. Raises ``ValueError`` naming the known
+    ones."""
+    if name.startswith(CMD_PREFIX):
+        from .external import ExternalBot
+
+        return ExternalBot(name[len(CMD_PREFIX) :], seed=seed, budget_ms=budget_ms)
     cls = BOTS.get(name)
     if cls is None:
-        raise ValueError(f"unknown bot {name!r} (known: {', '.join(sorted(BOTS))})")
+        known = ", ".join(sorted(BOTS))
+        raise ValueError(f"unknown bot {name!r} (known: {known}, or cmd:COMMAND LINE)")
     return cls(seed=seed, budget_ms=budget_ms)
 
 
-__all__ = ["BOTS", "Bot", "RandomBot", "legal_actions", "make_bot"]
+__all__ = [
+    "BOTS",
+    "CMD_PREFIX",
+    "Bot",
+    "HeuristicBot",
+    "RandomBot",
+    "SearchBot",
+    "legal_actions",
+    "make_bot",
+]

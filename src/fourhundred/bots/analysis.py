@@ -1,0 +1,207 @@
+"""Post-hand analysis: what the search bot would have done, and what it cost.
+
+For every decision of a recorded game (or of one hand), the search bot
+looks at the acting seat's view, exactly as that player saw it, and values
+each candidate action over the same sampled deals. For a bid it reports
+what it would have bid; for a card where it prefers another one, the
+expected points lost by the card played (team points, the search's own
+estimate over its deals: a guide, not a verdict).
+
+The decisions are independent, so they are spread over worker processes.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from fourhundred.engine import (
+    BID_BASE,
+    CARD_NAMES,
+    GameRecord,
+    GameState,
+    Phase,
+    View,
+    mask_of,
+    replay,
+    view_for,
+)
+from fourhundred.engine.cards import card_from_name
+
+from .knowledge import ABOVE
+from .search import Tally, evaluate, exact_tricks_for
+
+__all__ = ["Decision", "analyse_record", "decisions_of"]
+
+DEFAULT_DEALS = 40
+"""Sampled deals per decision (per process) unless told otherwise."""
+
+
+@dataclass(slots=True)
+class Decision:
+    """One decision of a recorded hand."""
+
+    hand: int
+    seat: int
+    index: int
+    """The action's index in its hand (bids first, then plays)."""
+    kind: str
+    """``"bid"`` or ``"card"``."""
+    played: int
+    """The engine action taken."""
+    view: View
+    trick: int = 0
+    values: dict[int, float] = field(default_factory=dict)
+    """Mean team value per candidate action."""
+
+
+def decisions_of(record: dict[str, Any], hand: int | None = None) -> list[Decision]:
+    """Every bid and card of the record (of hand ``hand`` only when given),
+    with the acting seat's view. Raises ``RecordError`` for a bad record."""
+    replay(record)  # checks the record; its errors name hand and action
+    rec = GameRecord.from_dict(record)
+    state = GameState(rec.settings, first_dealer=rec.first_dealer)
+    out: list[Decision] = []
+    for h_index, h in enumerate(rec.hands):
+        if state.phase is Phase.OVER:
+            break
+        state.deal([mask_of(card_from_name(c) for c in cards) for cards in h.deal])
+        if h.redeal_request is not None:
+            state.request_redeal(h.redeal_request)
+            continue
+        idx = 0
+        for b in h.bids:
+            if state.phase is not Phase.BID:
+                break
+            seat = state.turn
+            if hand is None or hand == h_index:
+                out.append(Decision(h_index, seat, idx, "bid", BID_BASE + b, view_for(state, seat)))
+            state.bid(b)
+            idx += 1
+        for name in h.plays:
+            if state.phase is not Phase.PLAY:
+                break
+            seat = state.turn
+            c = card_from_name(name)
+            if (hand is None or hand == h_index) and len(state.legal_cards()) > 1:
+                out.append(
+                    Decision(
+                        h_index, seat, idx, "card", c, view_for(state, seat), trick=state.n_tricks
+                    )
+                )
+            state.play(c)
+            idx += 1
+    if hand is not None and hand >= len(rec.hands):
+        raise ValueError(f"the record has {len(rec.hands)} hands (0 to {len(rec.hands) - 1})")
+    return out
+
+
+def _values(args: tuple[View, int, int, int]) -> dict[int, float]:
+    view, seed, deals, exact = args
+    t: Tally = evaluate(view, seed, float("inf"), deals, exact)
+    return {a: t.mean(a) for a in t.counts}
+
+
+def _representative(card: int, values: dict[int, float], view: View) -> int:
+    """The candidate that stands for ``card`` (touching cards are one)."""
+    if card in values:
+        return card
+    gone = 0
+    for t in view.tricks:
+        for c in t.cards:
+            gone |= 1 << c
+    trick_cards = 0
+    if view.tricks and view.tricks[-1].winner is None:
+        trick_cards = mask_of(view.tricks[-1].cards)
+    in_play = (((1 << 52) - 1) & ~gone) | trick_cards
+    above = ABOVE[card] & in_play
+    while above:
+        nxt = (above & -above).bit_length() - 1
+        if nxt in values:
+            return nxt
+        above &= above - 1
+    return card
+
+
+def analyse_record(
+    record: dict[str, Any],
+    *,
+    hand: int | None = None,
+    deals: int = DEFAULT_DEALS,
+    seed: int = 0,
+    workers: int = 0,
+    progress: Callable[[int, int], None] | None = None,
+) -> dict[str, Any]:
+    """The analysis of a record as a JSON-ready object (see
+    docs/bots.md): per hand and seat, the bid made and the bid the search
+    prefers, and each card where it would have played otherwise, with the
+    expected points lost."""
+    ds = decisions_of(record, hand)
+    exact = exact_tricks_for(2000)
+    jobs = [(d.view, seed * 1_000_003 + i, deals, exact) for i, d in enumerate(ds)]
+    n_workers = workers or (os.cpu_count() or 1)
+    results: list[dict[int, float]] = []
+    if n_workers > 1 and len(jobs) > 1:
+        ctx = multiprocessing.get_context("spawn")
+        with ctx.Pool(n_workers) as pool:
+            for i, r in enumerate(pool.imap(_values, jobs, chunksize=1)):
+                results.append(r)
+                if progress:
+                    progress(i + 1, len(jobs))
+    else:
+        for i, job in enumerate(jobs):
+            results.append(_values(job))
+            if progress:
+                progress(i + 1, len(jobs))
+    hands: dict[int, dict[int, dict[str, Any]]] = {}
+    for d, vals in zip(ds, results, strict=True):
+        d.values = vals
+        seats = hands.setdefault(d.hand, {})
+        entry = seats.setdefault(
+            d.seat, {"seat": d.seat, "bid": None, "search_bid": None, "cards": [], "lost": 0.0}
+        )
+        if d.kind == "bid":
+            entry["bid"] = d.played - BID_BASE
+            if vals:
+                best = max(vals, key=lambda a: (vals[a], -a))
+                entry["search_bid"] = best - BID_BASE
+                entry["bid_values"] = {
+                    str(a - BID_BASE): round(v, 2) for a, v in sorted(vals.items())
+                }
+                if d.played in vals:
+                    lost = max(0.0, vals[best] - vals[d.played])
+                    entry["bid_lost"] = round(lost, 2)
+                    entry["lost"] += lost
+            else:
+                entry["search_bid"] = entry["bid"]
+            continue
+        if not vals:
+            continue
+        best = max(vals, key=lambda a: vals[a])
+        rep = _representative(d.played, vals, d.view)
+        if rep == best or rep not in vals:
+            continue
+        lost = vals[best] - vals[rep]
+        if lost <= 0:
+            continue
+        entry["cards"].append(
+            {
+                "trick": d.trick + 1,
+                "played": CARD_NAMES[d.played],
+                "search": CARD_NAMES[best],
+                "lost": round(lost, 2),
+            }
+        )
+        entry["lost"] += lost
+    out_hands = []
+    for h_index in sorted(hands):
+        seats_out = []
+        for s in sorted(hands[h_index]):
+            e = hands[h_index][s]
+            e["lost"] = round(e["lost"], 2)
+            seats_out.append(e)
+        out_hands.append({"hand": h_index, "seats": seats_out})
+    return {"deals_per_decision": deals, "hands": out_hands}

@@ -1,0 +1,415 @@
+"""The duplicate arena: how much better is bot A than bot B?
+
+A **duplicate pair** deals the same cards twice, from the same position
+(dealer and scores by seat): once with A's team at seats 0 and 2, once with
+the teams' seats swapped, so the luck of the cards cancels. The pair's
+result is A's team points minus B's team points, averaged over its two
+tables; a pair where either table is thrown in is dropped. Half the pairs
+start from a fresh game (all scores 0); the other half from a random
+mid-game position, so that the bots' reading of the game situation counts.
+
+**Whole games** are played in duplicate too (the same seed with the seats
+swapped) and give A's win rate.
+
+Everything here is plain functions over the engine; :func:`run_arena` drives
+them with a progress callback, in worker processes when both bots are cheap
+(a bot with its own process pool runs in this process).
+"""
+
+from __future__ import annotations
+
+import math
+import multiprocessing
+import os
+import random
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from typing import Any, Final
+
+from fourhundred.engine import (
+    REDEAL,
+    GameState,
+    Phase,
+    Settings,
+    deal_masks,
+    required_total,
+    view_for,
+)
+
+from . import make_bot
+from .base import Bot
+
+__all__ = [
+    "ArenaConfig",
+    "ArenaReport",
+    "BotStats",
+    "PairResult",
+    "play_game",
+    "play_hand",
+    "play_pair",
+    "run_arena",
+]
+
+MAX_HANDS_PER_GAME: Final = 300
+"""A whole game that has not ended after this many hands counts as a draw."""
+
+
+@dataclass(slots=True)
+class BotStats:
+    """Per-bot tallies (one bot name; both of its seats)."""
+
+    bids: int = 0
+    made: int = 0
+    over: int = 0
+    """Bids failed: fewer tricks than bid."""
+    exact: int = 0
+    under: int = 0
+    """Bids made with tricks to spare: more tricks than bid."""
+    times: list[float] = field(default_factory=list)
+    """Seconds per decision."""
+    faults: list[str] = field(default_factory=list)
+
+    def merge(self, other: BotStats) -> None:
+        self.bids += other.bids
+        self.made += other.made
+        self.over += other.over
+        self.exact += other.exact
+        self.under += other.under
+        self.times.extend(other.times)
+        self.faults.extend(other.faults)
+
+    def count_bid(self, bid: int, tricks: int) -> None:
+        self.bids += 1
+        if tricks >= bid:
+            self.made += 1
+        if tricks < bid:
+            self.over += 1
+        elif tricks == bid:
+            self.exact += 1
+        else:
+            self.under += 1
+
+
+@dataclass(slots=True)
+class PairResult:
+    """One duplicate pair: A's margin per deal, or ``None`` when dropped."""
+
+    index: int
+    margin: float | None
+    stats: dict[str, BotStats]
+
+
+@dataclass(slots=True)
+class GameResult:
+    index: int
+    a_wins: int
+    b_wins: int
+    draws: int
+    hands: int
+    stats: dict[str, BotStats]
+
+
+@dataclass(frozen=True, slots=True)
+class ArenaConfig:
+    a: str
+    b: str
+    pairs: int
+    games: int
+    settings: Settings
+    budget_ms: int | None = None
+    seed: int = 0
+    workers: int = 0
+    """Processes for cheap bots; 0 picks the number of cores."""
+    max_seconds: float | None = None
+    """Stop starting new pairs after this long (then report what was done)."""
+
+
+def _act(bot: Bot, state: GameState, seat: int, stats: BotStats) -> None:
+    """Ask ``bot`` for ``seat``'s action and take it; an illegal answer is a
+    recorded fault and the timeout action is taken instead."""
+    view = view_for(state, seat)
+    t0 = time.perf_counter()
+    action = bot.choose(view)
+    stats.times.append(time.perf_counter() - t0)
+    if action == REDEAL and state.can_redeal(seat):
+        state.request_redeal(seat)
+        return
+    if action not in state.legal_actions():
+        stats.faults.append(f"illegal action {action!r} in hand {state.hand_index}")
+        action = state.timeout_action()
+    state.apply(action, seat)
+    for f in getattr(bot, "drain_faults", list)():
+        stats.faults.append(f)
+
+
+def play_hand(state: GameState, seats: list[Bot], stats: list[BotStats]) -> None:
+    """Play the dealt hand of ``state`` to its end with ``seats[s]`` acting
+    for seat ``s`` (``stats[s]`` collects that seat's figures)."""
+    while state.phase is Phase.BID or state.phase is Phase.PLAY:
+        seat = state.turn
+        _act(seats[seat], state, seat, stats[seat])
+    h = state.history[-1]
+    if h.thrown_in:
+        return
+    d = h.dealer
+    for i, b in enumerate(h.bids):
+        seat = (d + 1 + i) & 3
+        if b != 13:
+            stats[seat].count_bid(b, h.tricks[seat])
+
+
+def _position(rng: random.Random, settings: Settings) -> tuple[int, list[int]]:
+    """A dealer and scores by seat: a fresh game half the time, else a
+    random mid-game position nobody has won yet."""
+    dealer = rng.randrange(4)
+    if rng.random() < 0.5:
+        return dealer, [0, 0, 0, 0]
+    top = max(settings.target - 3, 1)
+    return dealer, [rng.randint(-10, top) for _ in range(4)]
+
+
+def play_pair(index: int, seed: int, a: list[Bot], b: list[Bot], settings: Settings) -> PairResult:
+    """Play duplicate pair ``index``: ``a`` and ``b`` hold the two bots of
+    each team (seats 0/2 and 1/3 in the first table)."""
+    rng = random.Random(f"pair:{seed}:{index}")
+    dealer, scores = _position(rng, settings)
+    deal = deal_masks(rng)
+    stats = {"A": BotStats(), "B": BotStats()}
+    margin = 0.0
+    for swap in (False, True):
+        team_a = 1 if swap else 0
+        seats: list[Bot] = [a[0], b[0], a[1], b[1]] if not swap else [b[0], a[0], b[1], a[1]]
+        seat_stats = [BotStats() for _ in range(4)]
+        state = GameState(settings, first_dealer=dealer)
+        state.scores = scores[:]
+        state.required = required_total(settings, scores)
+        state.deal(deal)
+        play_hand(state, seats, seat_stats)
+        for s in range(4):
+            stats["A" if (s & 1) == team_a else "B"].merge(seat_stats[s])
+        h = state.history[-1]
+        if h.thrown_in:
+            return PairResult(index, None, stats)
+        d = h.deltas
+        team_pts = (d[0] + d[2], d[1] + d[3])
+        if state.phase is Phase.OVER and state.winner is not None and not any(d):
+            # A 13 bid decided the game: count it as the game bonus.
+            from .heuristic import GAME_BONUS
+
+            won = GAME_BONUS * 2
+            team_pts = (won, -won) if state.winner == 0 else (-won, won)
+        margin += team_pts[team_a] - team_pts[1 - team_a]
+    return PairResult(index, margin / 2, stats)
+
+
+def play_game(index: int, seed: int, a: list[Bot], b: list[Bot], settings: Settings) -> GameResult:
+    """Play whole game ``index`` twice (seats swapped), same seed."""
+    stats = {"A": BotStats(), "B": BotStats()}
+    res = GameResult(index, 0, 0, 0, 0, stats)
+    for swap in (False, True):
+        team_a = 1 if swap else 0
+        seats: list[Bot] = [a[0], b[0], a[1], b[1]] if not swap else [b[0], a[0], b[1], a[1]]
+        for bot in seats:
+            bot.new_game()
+        rng = random.Random(f"game:{seed}:{index}")
+        state = GameState(settings, rng=rng)
+        seat_stats = [BotStats() for _ in range(4)]
+        while state.phase is not Phase.OVER and state.hand_index < MAX_HANDS_PER_GAME:
+            state.deal_random()
+            play_hand(state, seats, seat_stats)
+        res.hands += state.hand_index + 1
+        for s in range(4):
+            stats["A" if (s & 1) == team_a else "B"].merge(seat_stats[s])
+        if state.winner is None:
+            res.draws += 1
+        elif state.winner == team_a:
+            res.a_wins += 1
+        else:
+            res.b_wins += 1
+        if state.phase is Phase.OVER:
+            for s, bot in enumerate(seats):
+                bot.observe(view_for(state, s))
+    return res
+
+
+# --------------------------------------------------------------- workers
+
+_WORKER: dict[str, Any] = {}
+
+
+def _make_team(name: str, seed: int, budget_ms: int | None) -> list[Bot]:
+    return [
+        make_bot(name, seed=seed, budget_ms=budget_ms),
+        make_bot(name, seed=seed + 1, budget_ms=budget_ms),
+    ]
+
+
+def _worker_init(cfg: ArenaConfig) -> None:
+    _WORKER["cfg"] = cfg
+    _WORKER["a"] = _make_team(cfg.a, cfg.seed * 7 + 1 + os.getpid(), cfg.budget_ms)
+    _WORKER["b"] = _make_team(cfg.b, cfg.seed * 7 + 3 + os.getpid(), cfg.budget_ms)
+
+
+def _worker_task(task: tuple[str, int]) -> PairResult | GameResult:
+    cfg: ArenaConfig = _WORKER["cfg"]
+    kind, i = task
+    if kind == "pair":
+        return play_pair(i, cfg.seed, _WORKER["a"], _WORKER["b"], cfg.settings)
+    return play_game(i, cfg.seed, _WORKER["a"], _WORKER["b"], cfg.settings)
+
+
+def _uses_own_cores(name: str) -> bool:
+    from . import BOTS
+
+    cls = BOTS.get(name)
+    return bool(cls is not None and getattr(cls, "uses_processes", False))
+
+
+# ---------------------------------------------------------------- report
+
+
+def _percentile(xs: list[float], q: float) -> float:
+    if not xs:
+        return 0.0
+    ys = sorted(xs)
+    k = (len(ys) - 1) * q
+    lo = math.floor(k)
+    hi = min(lo + 1, len(ys) - 1)
+    return ys[lo] + (ys[hi] - ys[lo]) * (k - lo)
+
+
+@dataclass(slots=True)
+class ArenaReport:
+    """Everything the arena measured."""
+
+    config: ArenaConfig
+    margins: list[float] = field(default_factory=list)
+    dropped: int = 0
+    games: int = 0
+    a_wins: int = 0
+    b_wins: int = 0
+    draws: int = 0
+    hands_in_games: int = 0
+    stats: dict[str, BotStats] = field(default_factory=lambda: {"A": BotStats(), "B": BotStats()})
+    seconds: float = 0.0
+
+    def add(self, r: PairResult | GameResult) -> None:
+        if isinstance(r, PairResult):
+            if r.margin is None:
+                self.dropped += 1
+            else:
+                self.margins.append(r.margin)
+        else:
+            self.games += 2
+            self.a_wins += r.a_wins
+            self.b_wins += r.b_wins
+            self.draws += r.draws
+            self.hands_in_games += r.hands
+        for k, v in r.stats.items():
+            self.stats[k].merge(v)
+
+    @property
+    def mean(self) -> float:
+        return sum(self.margins) / len(self.margins) if self.margins else 0.0
+
+    @property
+    def half_width(self) -> float:
+        """Half the width of the 95% interval of the mean margin."""
+        n = len(self.margins)
+        if n < 2:
+            return math.inf
+        m = self.mean
+        var = sum((x - m) ** 2 for x in self.margins) / (n - 1)
+        return 1.96 * math.sqrt(var / n)
+
+    def to_dict(self) -> dict[str, Any]:
+        cfg = self.config
+        bots: dict[str, Any] = {}
+        for key, name in (("A", cfg.a), ("B", cfg.b)):
+            st = self.stats[key]
+            n = max(st.bids, 1)
+            bots[key] = {
+                "name": name,
+                "bids": st.bids,
+                "bid_success": st.made / n,
+                "over_bid": st.over / n,
+                "exact": st.exact / n,
+                "under_bid": st.under / n,
+                "decisions": len(st.times),
+                "ms_p50": 1000 * _percentile(st.times, 0.5),
+                "ms_p95": 1000 * _percentile(st.times, 0.95),
+                "ms_max": 1000 * max(st.times, default=0.0),
+                "faults": len(st.faults),
+                "fault_samples": st.faults[:5],
+            }
+        hw = self.half_width
+        return {
+            "a": cfg.a,
+            "b": cfg.b,
+            "preset": cfg.settings.preset_name,
+            "budget_ms": cfg.budget_ms,
+            "seed": cfg.seed,
+            "pairs_played": len(self.margins),
+            "pairs_dropped": self.dropped,
+            "mean_points_per_deal": self.mean,
+            "ci95": [self.mean - hw, self.mean + hw] if math.isfinite(hw) else None,
+            "games": self.games,
+            "a_game_wins": self.a_wins,
+            "b_game_wins": self.b_wins,
+            "game_draws": self.draws,
+            "a_game_win_rate": (self.a_wins / self.games) if self.games else None,
+            "bots": bots,
+            "seconds": self.seconds,
+        }
+
+
+def _tasks(cfg: ArenaConfig) -> list[tuple[str, int]]:
+    # Games are interleaved with pairs so a run cut short has some of each.
+    out: list[tuple[str, int]] = [("pair", i) for i in range(cfg.pairs)]
+    if cfg.games:
+        step = max(1, cfg.pairs // cfg.games)
+        for g in range(cfg.games):
+            out.insert(min(len(out), (g + 1) * step + g), ("game", g))
+    return out
+
+
+def run_arena(
+    cfg: ArenaConfig, progress: Callable[[ArenaReport, str], None] | None = None
+) -> ArenaReport:
+    """Play every pair and game of ``cfg``; ``progress(report, kind)`` is
+    called after each one. Raises ``ValueError`` for an unknown bot name."""
+    report = ArenaReport(cfg)
+    t0 = time.monotonic()
+    tasks = _tasks(cfg)
+    heavy = _uses_own_cores(cfg.a) or _uses_own_cores(cfg.b)
+    workers = cfg.workers or (os.cpu_count() or 1)
+    deadline = None if cfg.max_seconds is None else t0 + cfg.max_seconds
+
+    def results() -> Iterator[PairResult | GameResult]:
+        if heavy or workers <= 1 or len(tasks) < 2:
+            _worker_init(cfg)
+            try:
+                for t in tasks:
+                    if deadline is not None and time.monotonic() > deadline:
+                        return
+                    yield _worker_task(t)
+            finally:
+                for bot in _WORKER["a"] + _WORKER["b"]:
+                    bot.close()
+            return
+        ctx = multiprocessing.get_context("spawn")
+        with ctx.Pool(workers, initializer=_worker_init, initargs=(cfg,)) as pool:
+            for r in pool.imap_unordered(_worker_task, tasks, chunksize=1):
+                yield r
+                if deadline is not None and time.monotonic() > deadline:
+                    pool.terminate()
+                    return
+
+    for r in results():
+        report.add(r)
+        report.seconds = time.monotonic() - t0
+        if progress is not None:
+            progress(report, "pair" if isinstance(r, PairResult) else "game")
+    report.seconds = time.monotonic() - t0
+    return report

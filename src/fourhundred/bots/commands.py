@@ -1,0 +1,302 @@
+"""The bots' subcommands: ``arena``, ``analyse``, ``bot`` and ``play``.
+
+Registered on the ``fourhundred`` app by :func:`register` (listed in
+``fourhundred.cli.COMMAND_MODULES``). Heavy imports stay inside the
+command bodies so that ``fourhundred --help`` stays quick.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, Any
+
+import typer
+
+if TYPE_CHECKING:
+    from .arena import ArenaReport
+
+__all__ = ["register"]
+
+
+def _fail(message: str, code: int = 2) -> typer.Exit:
+    print(message, file=sys.stderr)
+    return typer.Exit(code)
+
+
+def _settings(preset_name: str) -> Any:
+    from fourhundred.engine import InvalidSettings, preset
+
+    try:
+        return preset(preset_name)
+    except InvalidSettings as e:
+        raise _fail(f"{e}; pick one with --preset") from None
+
+
+def _check_bot_name(name: str) -> None:
+    from . import BOTS, CMD_PREFIX
+
+    if name.startswith(CMD_PREFIX):
+        if not name[len(CMD_PREFIX) :].strip():
+            raise _fail(f"{name!r}: write the command after cmd:, e.g. 'cmd:python3 mybot.py'")
+        return
+    if name not in BOTS:
+        known = ", ".join(sorted(BOTS))
+        raise _fail(f"unknown bot {name!r}: use one of {known}, or cmd:COMMAND LINE")
+
+
+def _print_report(report: ArenaReport) -> None:
+    from rich.console import Console
+    from rich.table import Table
+
+    d = report.to_dict()
+    console = Console()
+    ci = d["ci95"]
+    ci_text = f"[{ci[0]:+.2f}, {ci[1]:+.2f}]" if ci else "(too few pairs)"
+    console.print(
+        f"[bold]{d['a']}[/] over [bold]{d['b']}[/]: "
+        f"[bold]{d['mean_points_per_deal']:+.2f}[/] points per deal, 95% interval {ci_text}, "
+        f"{d['pairs_played']} duplicate pairs ({d['pairs_dropped']} dropped: thrown in)"
+    )
+    if d["games"]:
+        console.print(
+            f"whole games: {d['a']} won {d['a_game_wins']} of {d['games']}"
+            f" ({100 * d['a_game_win_rate']:.1f}%), {d['game_draws']} unfinished"
+        )
+    t = Table(
+        "",
+        "bot",
+        "bids",
+        "made",
+        "over-bid",
+        "exact",
+        "under-bid",
+        "p50 ms",
+        "p95 ms",
+        "max ms",
+        "faults",
+    )
+    for key in ("A", "B"):
+        b = d["bots"][key]
+        t.add_row(
+            key,
+            b["name"],
+            str(b["bids"]),
+            f"{100 * b['bid_success']:.1f}%",
+            f"{100 * b['over_bid']:.1f}%",
+            f"{100 * b['exact']:.1f}%",
+            f"{100 * b['under_bid']:.1f}%",
+            f"{b['ms_p50']:.2f}",
+            f"{b['ms_p95']:.2f}",
+            f"{b['ms_max']:.1f}",
+            str(b["faults"]),
+        )
+    console.print(t)
+    for key in ("A", "B"):
+        for f in d["bots"][key]["fault_samples"]:
+            console.print(f"[yellow]{d['bots'][key]['name']} fault:[/] {f}")
+    console.print(f"[dim]{d['seconds']:.0f} s; preset {d['preset']}; seed {d['seed']}[/]")
+
+
+def arena(  # noqa: PLR0917 - one parameter per command-line option
+    a: Annotated[str, typer.Argument(help="Bot A: random, heuristic, search or cmd:COMMAND.")],
+    b: Annotated[str, typer.Argument(help="Bot B, the same choices.")],
+    pairs: Annotated[int, typer.Option("--pairs", min=1, help="Duplicate pairs to play.")] = 100,
+    games: Annotated[
+        int | None,
+        typer.Option("--games", min=0, help="Whole games (each played twice); default pairs/10."),
+    ] = None,
+    preset_name: Annotated[str, typer.Option("--preset", help="Rules preset.")] = "standard",
+    budget_ms: Annotated[
+        int | None, typer.Option("--budget-ms", min=1, help="Thinking time per decision.")
+    ] = None,
+    seed: Annotated[int, typer.Option("--seed", help="Seed of the deals.")] = 0,
+    workers: Annotated[
+        int, typer.Option("--workers", min=0, help="Processes for cheap bots (0: one per core).")
+    ] = 0,
+    max_minutes: Annotated[
+        float | None,
+        typer.Option("--max-minutes", min=0.01, help="Stop after this long and report."),
+    ] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
+) -> None:
+    """Play duplicate pairs (and whole games) of bot A against bot B and
+    report A's points per deal over B with a 95% interval."""
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeElapsedColumn,
+        TimeRemainingColumn,
+    )
+
+    from .arena import ArenaConfig, run_arena
+
+    _check_bot_name(a)
+    _check_bot_name(b)
+    cfg = ArenaConfig(
+        a=a,
+        b=b,
+        pairs=pairs,
+        games=pairs // 10 if games is None else games,
+        settings=_settings(preset_name),
+        budget_ms=budget_ms,
+        seed=seed,
+        workers=workers,
+        max_seconds=None if max_minutes is None else max_minutes * 60,
+    )
+    total = cfg.pairs + cfg.games
+    with Progress(
+        TextColumn("[bold]{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TextColumn("{task.fields[status]}"),
+        TimeElapsedColumn(),
+        TimeRemainingColumn(),
+        transient=as_json,
+        disable=as_json and not sys.stderr.isatty(),
+        console=None,
+    ) as progress:
+        task = progress.add_task(f"{a} vs {b}", total=total, status="")
+
+        def update(report: ArenaReport, kind: str) -> None:
+            hw = report.half_width
+            ci = f"± {hw:.2f}" if hw != float("inf") else ""
+            games_txt = f" games {report.a_wins}-{report.b_wins}" if report.games else ""
+            progress.update(
+                task,
+                advance=1,
+                status=f"{report.mean:+.2f} {ci} pts/deal{games_txt}",
+            )
+
+        try:
+            report = run_arena(cfg, update)
+        except ValueError as e:
+            raise _fail(str(e)) from None
+    if as_json:
+        print(json.dumps(report.to_dict()))
+    else:
+        _print_report(report)
+
+
+def analyse(
+    record: Annotated[str, typer.Argument(help="A game record (JSON file), - for stdin.")],
+    hand: Annotated[
+        int | None, typer.Option("--hand", min=0, help="Analyse only this hand (from 0).")
+    ] = None,
+    deals: Annotated[
+        int, typer.Option("--deals", min=2, help="Sampled deals per decision and process.")
+    ] = 40,
+    seed: Annotated[int, typer.Option("--seed", help="Seed of the sampled deals.")] = 0,
+    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
+) -> None:
+    """For each seat: what the search bot would have bid, and each card where
+    it would have played otherwise, with the expected points lost."""
+    from rich.console import Console
+    from rich.progress import Progress
+
+    from fourhundred.engine import RecordError
+
+    from .analysis import analyse_record
+
+    try:
+        text = sys.stdin.read() if record == "-" else Path(record).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as e:
+        reason = e.strerror if isinstance(e, OSError) and e.strerror else str(e)
+        raise _fail(f"cannot read {record}: {reason}") from None
+    try:
+        data = json.loads(text)
+    except (json.JSONDecodeError, RecursionError) as e:
+        raise _fail(f"{record} is not valid JSON ({e})") from None
+    with Progress(transient=True, disable=as_json and not sys.stderr.isatty()) as progress:
+        task = progress.add_task("analysing", total=None)
+
+        def tick(done: int, total: int) -> None:
+            progress.update(task, completed=done, total=total)
+
+        try:
+            result = analyse_record(data, hand=hand, deals=deals, seed=seed, progress=tick)
+        except RecordError as e:
+            raise _fail(f"not a valid game record: {e}") from None
+        except ValueError as e:
+            raise _fail(str(e)) from None
+    if as_json:
+        print(json.dumps(result))
+        return
+    console = Console(highlight=False)
+    console.print(
+        f"Search bot's view of each decision ({result['deals_per_decision']} sampled deals"
+        " per decision and process; points are team points, the bot's estimate)."
+    )
+    for h in result["hands"]:
+        console.print(f"[bold]Hand {h['hand']}[/]")
+        for s in h["seats"]:
+            bid = s["bid"]
+            sb = s["search_bid"]
+            same = "same" if bid == sb else f"search would bid {sb}"
+            extra = f", about {s['bid_lost']:.2f} points lost" if s.get("bid_lost") else ""
+            console.print(f"  seat {s['seat']}: bid {bid} ({same}{extra})")
+            for c in s["cards"]:
+                console.print(
+                    f"    trick {c['trick']}: played {c['played']}, search prefers "
+                    f"{c['search']}: {c['lost']:.2f} points lost"
+                )
+            if not s["cards"]:
+                console.print("    every card as the search would have played it")
+            console.print(f"    total expected loss: {s['lost']:.2f}")
+
+
+def bot(
+    name: Annotated[str, typer.Argument(help="A built-in bot: random, heuristic or search.")],
+    budget_ms: Annotated[
+        int | None, typer.Option("--budget-ms", min=1, help="Thinking time per decision.")
+    ] = None,
+    seed: Annotated[int | None, typer.Option("--seed", help="Seed of the bot's choices.")] = None,
+) -> None:
+    """Run a built-in bot as a bot-protocol program (JSON lines on standard
+    input and output), for other hosts and tools."""
+    from . import BOTS, make_bot
+    from .guest import serve
+
+    if name not in BOTS:
+        raise _fail(f"unknown bot {name!r}: use one of {', '.join(sorted(BOTS))}")
+    b = make_bot(name, seed=seed, budget_ms=budget_ms)
+    raise typer.Exit(serve(b, name, sys.stdin, sys.stdout, sys.stderr))
+
+
+def play(  # noqa: PLR0917 - one parameter per command-line option
+    preset_name: Annotated[str, typer.Option("--preset", help="Rules preset.")] = "standard",
+    seat: Annotated[int, typer.Option("--seat", min=0, max=3, help="Your seat (0-3).")] = 0,
+    bots: Annotated[
+        str, typer.Option("--bots", help="The other three: heuristic, search, random or cmd:...")
+    ] = "heuristic",
+    seed: Annotated[
+        int | None, typer.Option("--seed", help="Seed of the deals (repeatable).")
+    ] = None,
+    budget_ms: Annotated[
+        int | None, typer.Option("--budget-ms", min=1, help="Bots' thinking time per decision.")
+    ] = None,
+    delay: Annotated[
+        float | None, typer.Option("--delay", min=0.0, help="Seconds to pause after each bot move.")
+    ] = None,
+) -> None:
+    """Play one game of 400 in the terminal against three bots."""
+    from fourhundred.play import TerminalGame
+
+    _check_bot_name(bots)
+    settings = _settings(preset_name)
+    pause = delay if delay is not None else (0.4 if sys.stdin.isatty() else 0.0)
+    game = TerminalGame(
+        settings, seat, bots, seed, sys.stdin, sys.stdout, budget_ms=budget_ms, bot_delay=pause
+    )
+    raise typer.Exit(game.run())
+
+
+def register(app: typer.Typer) -> None:
+    """Add ``arena``, ``analyse``, ``bot`` and ``play`` to the CLI."""
+    app.command()(arena)
+    app.command()(analyse)
+    app.command()(bot)
+    app.command()(play)

@@ -1,0 +1,77 @@
+"""The bot side of the protocol: run a built-in bot as a protocol program.
+
+``fourhundred bot NAME`` calls :func:`serve`, which reads JSON lines from
+standard input and answers on standard output (bot-protocol.md), so that
+other hosts and tools can use our bots. A line it cannot use is reported on
+standard error and otherwise ignored; ``quit`` or the end of input ends it.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from typing import Any, TextIO
+
+from fourhundred.engine import REDEAL
+
+from .base import Bot
+from .protocol import PROTOCOL, ProtocolError, action_message, view_from_dict
+
+__all__ = ["serve"]
+
+_MARGIN_MS = 60
+"""Thinking time kept back from the host's budget for the round trip."""
+
+
+def _say(out: TextIO, msg: dict[str, Any]) -> None:
+    out.write(json.dumps(msg) + "\n")
+    out.flush()
+
+
+def serve(bot: Bot, name: str, source: TextIO, out: TextIO, err: TextIO) -> int:
+    """Answer the host until ``quit`` or the end of input; returns the exit
+    status (0)."""
+    own_budget = bot.budget_ms
+    for raw in source:
+        line = raw.strip()
+        if not line:
+            continue
+        try:
+            msg = json.loads(line)
+        except json.JSONDecodeError as e:
+            print(f"ignored a line that is not JSON ({e.msg})", file=err, flush=True)
+            continue
+        kind = msg.get("type") if isinstance(msg, dict) else None
+        if kind == "hello":
+            if msg.get("protocol") != PROTOCOL:
+                print(f"host speaks {msg.get('protocol')!r}; answering as {PROTOCOL}", file=err)
+            _say(out, {"type": "ready", "name": f"fourhundred-{name}", "author": "fourhundred"})
+        elif kind == "act":
+            act_id = msg.get("id")
+            try:
+                view = view_from_dict(msg.get("view"))
+                if view.legal is None or not view.legal:
+                    raise ProtocolError("the view has no legal actions")
+            except ProtocolError as e:
+                print(f"act {act_id!r}: {e}", file=err, flush=True)
+                continue
+            budget = msg.get("budget_ms")
+            if type(budget) is int and budget > 0:
+                limit = max(1, budget - _MARGIN_MS)
+                bot.budget_ms = limit if own_budget is None else min(own_budget, limit)
+            action = bot.choose(view)
+            if action == REDEAL:
+                # The protocol has no redeal answer: bid instead.
+                action = bot.choose(dataclasses.replace(view, can_redeal=False))
+            _say(out, action_message(action, act_id if type(act_id) is int else 0))
+        elif kind == "result":
+            try:
+                bot.observe(view_from_dict(msg.get("view")))
+            except ProtocolError as e:
+                print(f"result: {e}", file=err, flush=True)
+        elif kind == "quit":
+            break
+        else:
+            print(f"ignored a message of type {kind!r}", file=err, flush=True)
+    bot.close()
+    return 0

@@ -1,0 +1,115 @@
+"""Deals consistent with what one seat knows (determinizations).
+
+The hidden cards (everyone else's unplayed cards) are dealt at random to the
+other seats so that each gets exactly the number of cards it still holds and
+no seat gets a suit it has shown out of. Deals are then accepted with a
+probability that measures how well each earlier bidder's whole hand (the
+sampled cards plus what it has played) fits its bid, so bidders who bid
+high tend to get the strong hands.
+
+>>> import random
+>>> from fourhundred.engine import GameState, view_for
+>>> s = GameState(first_dealer=0)
+>>> s.deal_random(seed=3)
+>>> k = Knowledge.from_view(view_for(s, 1))
+>>> hands = sample_hands(k, random.Random(1))
+>>> [h.bit_count() for h in hands], hands[1] == k.hand
+([13, 13, 13, 13], True)
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from typing import Final
+
+from fourhundred.engine import lowest_bid
+
+from .heuristic import estimate_tricks
+from .knowledge import SUIT_MASKS, Knowledge
+
+__all__ = ["bid_likelihood", "sample_hands"]
+
+_TRIES: Final = 12
+"""Deals drawn per accepted sample at most (the best-fitting one is kept)."""
+
+
+def bid_likelihood(k: Knowledge, seat: int, whole_hand: int) -> float:
+    """How well a 13-card hand fits the bid ``seat`` made, in (0, 1]."""
+    b = k.bids[seat]
+    if not b or b == 13:
+        return 1.0
+    e = estimate_tricks(whole_hand) * 1.05 + 0.2
+    low = lowest_bid(k.settings, k.scores[seat])
+    if b <= low:
+        # The lowest bid says only "not much more than this".
+        over = e - (b + 1.2)
+        return 1.0 if over <= 0 else math.exp(-0.5 * over * over)
+    d = e - (b + 0.4)
+    return math.exp(-0.5 * d * d / 1.3)
+
+
+def _deal_once(k: Knowledge, rng: random.Random, others: tuple[int, ...]) -> list[int] | None:
+    hands = [0, 0, 0, 0]
+    hands[k.seat] = k.hand
+    cap = {s: k.left(s) for s in others}
+    by_suit: list[list[int]] = []
+    for suit in range(4):
+        m = k.unknown & SUIT_MASKS[suit]
+        cards = []
+        while m:
+            low = m & -m
+            cards.append(low.bit_length() - 1)
+            m ^= low
+        by_suit.append(cards)
+    elig = [[s for s in others if not k.voids[s] & SUIT_MASKS[suit]] for suit in range(4)]
+    # The most constrained suits first, so a seat's few open slots are not
+    # used up before the cards only it can take are dealt.
+    order = sorted(range(4), key=lambda su: len(elig[su]))
+    for suit in order:
+        cards = by_suit[suit]
+        rng.shuffle(cards)
+        seats = elig[suit]
+        for c in cards:
+            total = 0
+            for s in seats:
+                total += cap[s]
+            if total == 0:
+                return None
+            r = rng.random() * total
+            for s in seats:
+                r -= cap[s]
+                if r < 0 and cap[s]:
+                    hands[s] |= 1 << c
+                    cap[s] -= 1
+                    break
+            else:
+                s = next(x for x in reversed(seats) if cap[x])
+                hands[s] |= 1 << c
+                cap[s] -= 1
+    return hands
+
+
+def sample_hands(k: Knowledge, rng: random.Random, weigh_bids: bool = True) -> list[int]:
+    """Every seat's unplayed cards: this seat's own, and a random deal of the
+    hidden cards consistent with the counts, the voids and (when
+    ``weigh_bids``) the bids. Raises ``ValueError`` if the view admits no
+    deal at all (it cannot come from a real game)."""
+    others = tuple(s for s in range(4) if s != k.seat)
+    bidders = [s for s in others if k.bids[s]] if weigh_bids else []
+    best: list[int] | None = None
+    best_w = -1.0
+    for _ in range(_TRIES * 4):
+        hands = _deal_once(k, rng, others)
+        if hands is None:
+            continue
+        w = 1.0
+        for s in bidders:
+            w *= bid_likelihood(k, s, hands[s] | k.played_by[s])
+        if w > best_w:
+            best, best_w = hands, w
+        if rng.random() < w:
+            return hands
+    if best is None:
+        raise ValueError("no deal of the hidden cards is consistent with this view")
+    return best

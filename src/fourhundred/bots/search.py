@@ -1,0 +1,467 @@
+"""The search bot: determinized Monte Carlo search (PIMC) over sampled deals.
+
+For a card decision it samples deals of the hidden cards consistent with
+its view (:mod:`.sampling`: counts, voids shown, bids), and for each deal
+scores every distinct legal card: by a rollout to the end of the hand with
+the heuristic policy on the engine's fast path (``state_from_view``,
+``clone``, ``legal_mask``, ``play_unchecked``), or, near the end of the
+hand, by solving the rest exactly (:mod:`.solver`). The score is the 400
+objective for its team: each player against their own bid at the real bid
+values, plus a bonus when the hand decides the game. Common deals for all
+cards keep the comparison fair; the heuristic's own choice gets a small
+head start so that noise alone never makes the bot play worse.
+
+For a bid it simulates whole hands: the later bidders bid as the heuristic
+would on their sampled cards, everyone plays the heuristic, and each
+candidate bid is valued by what it scores across the deals (a thrown-in
+hand scores nothing).
+
+The work is spread over both cores: this process and ``workers - 1``
+worker processes each search their own deals until the deadline, and the
+tallies are added up. ``iterations`` fixes the number of deals instead of
+the time (for tests and analysis: repeatable).
+"""
+
+from __future__ import annotations
+
+import atexit
+import math
+import multiprocessing
+import os
+import random
+import time
+from concurrent.futures import Future, ProcessPoolExecutor
+from dataclasses import dataclass, field
+from typing import Final
+
+from fourhundred.engine import (
+    BID_BASE,
+    Action,
+    GameState,
+    Phase,
+    View,
+    bid_value,
+    state_from_view,
+)
+
+from .base import Bot
+from .heuristic import (
+    GAME_BONUS,
+    HeuristicBot,
+    choose_card,
+    estimate_tricks,
+    heuristic_bid,
+)
+from .knowledge import SUIT_MASKS, SUIT_OF, Knowledge
+from .sampling import sample_hands
+from .solver import Scorer, distinct_cards, solve_root
+
+__all__ = ["DEFAULT_BUDGET_MS", "SearchBot", "Tally", "evaluate"]
+
+DEFAULT_BUDGET_MS: Final = 500
+Z_SCORE: Final = 1.0
+"""Standard errors by which another action must beat the heuristic's
+choice, deal by deal, for the bot to prefer it."""
+_SAFETY: Final = 0.75
+"""Share of the budget the search plans to use (the rest covers the
+overheads: pickling the view, waking the workers, adding up)."""
+
+
+def exact_tricks_for(budget_ms: float) -> int:
+    """From how many tricks left the play is solved exactly, by budget
+    (the solver is Python: 5 tricks take tens of ms a deal)."""
+    if budget_ms >= 2000:
+        return 5
+    if budget_ms >= 250:
+        return 4
+    return 3
+
+
+@dataclass(slots=True)
+class Tally:
+    """The team value of each candidate action on each sampled deal (every
+    candidate is valued on the same deals, in the same order, so values can
+    be compared deal by deal)."""
+
+    values: dict[int, list[float]] = field(default_factory=dict)
+    deals: int = 0
+
+    def add(self, action: int, value: float) -> None:
+        self.values.setdefault(action, []).append(value)
+
+    def merge(self, other: Tally) -> None:
+        for a, vs in other.values.items():
+            self.values.setdefault(a, []).extend(vs)
+        self.deals += other.deals
+
+    @property
+    def counts(self) -> dict[int, int]:
+        return {a: len(vs) for a, vs in self.values.items()}
+
+    def mean(self, action: int) -> float:
+        vs = self.values.get(action)
+        return sum(vs) / len(vs) if vs else float("-inf")
+
+    def edge(self, action: int, over: int, z: float) -> float:
+        """How much better ``action`` is than ``over``, deal by deal: the
+        mean difference less ``z`` standard errors (``-inf`` when the deals
+        are too few to tell)."""
+        a = self.values.get(action, [])
+        b = self.values.get(over, [])
+        n = min(len(a), len(b))
+        if n < 2:
+            return float("-inf")
+        d = [a[i] - b[i] for i in range(n)]
+        m = sum(d) / n
+        var = sum((x - m) ** 2 for x in d) / (n - 1)
+        return m - z * math.sqrt(var / n)
+
+
+# ---------------------------------------------------------------- rollouts
+
+
+def _team_value(state: GameState, base: list[int], team: int) -> float:
+    """The 400 value of a finished hand for ``team``."""
+    sc = state.scores
+    d = [sc[s] - base[s] for s in range(4)]
+    v = float(d[team] + d[team + 2] - d[1 - team] - d[3 - team])
+    if state.phase is Phase.OVER and state.winner is not None:
+        bonus = 2 * GAME_BONUS if not any(d) else GAME_BONUS
+        v += bonus if state.winner == team else -bonus
+    return v
+
+
+def rollout(state: GameState, gone: int, voids: list[int]) -> None:
+    """Play ``state`` (in the play phase) to the end of the hand with the
+    heuristic policy for every seat. ``gone`` and ``voids`` are the public
+    knowledge so far (updated as cards fall)."""
+    st = state.settings
+    sc = state.scores
+    bids = list(state.bids)
+    values = [
+        0 if b in (0, 13) else (60 if b == 13 else bid_value(st, b, sc[s]))
+        for s, b in enumerate(bids)
+    ]
+    legal = state.legal_mask()
+    trick = state.current_trick
+    while True:
+        seat = state.turn
+        c = choose_card(
+            seat,
+            state.hand(seat),
+            legal,
+            trick,
+            gone,
+            voids,
+            bids,
+            state.tricks_won,
+            values,
+            13 - state.n_tricks,
+        )
+        if trick:
+            led = SUIT_OF[trick[0]]
+            if SUIT_OF[c] != led:
+                voids[seat] |= SUIT_MASKS[led]
+            trick.append(c)
+        else:
+            trick = [c]
+        gone |= 1 << c
+        legal = state.play_unchecked(c)
+        if not legal:
+            return
+        if len(trick) == 4:
+            trick = []
+
+
+def _voids_after(voids: list[int], trick: list[int], seat: int, c: int) -> list[int]:
+    out = voids[:]
+    if trick and SUIT_OF[c] != SUIT_OF[trick[0]]:
+        out[seat] |= SUIT_MASKS[SUIT_OF[trick[0]]]
+    return out
+
+
+# ---------------------------------------------------------------- search
+
+
+def _play_candidates(k: Knowledge) -> list[int]:
+    legal = 0
+    for c in k.legal or ():
+        legal |= 1 << c
+    # Touching cards: only the cards the others still hold, and the trick,
+    # can come between two of ours.
+    in_play = (~k.gone | sum(1 << c for c in k.trick)) & ((1 << 52) - 1)
+    return distinct_cards(k.hand, legal, in_play)
+
+
+def _heuristic_card(k: Knowledge) -> int:
+    legal = 0
+    for c in k.legal or ():
+        legal |= 1 << c
+    return choose_card(
+        k.seat, k.hand, legal, k.trick, k.gone, k.voids, k.bids, k.won, k.values, k.tricks_left
+    )
+
+
+def _evaluate_play(  # noqa: PLR0917 - internal
+    view: View, k: Knowledge, rng: random.Random, deadline: float, max_deals: int, exact: int
+) -> Tally:
+    tally = Tally()
+    cands = _play_candidates(k)
+    team = k.seat & 1
+    per_deal = 0.0
+    start = time.monotonic()
+    while tally.deals < max_deals:
+        now = time.monotonic()
+        if tally.deals and now + per_deal > deadline:
+            break
+        hands = sample_hands(k, rng)
+        base = state_from_view(view, hands)
+        if base.phase is not Phase.PLAY:
+            break
+        if k.tricks_left <= exact:
+            sc = Scorer.from_state(base, team)
+            vals = solve_root(base.hands, base.current_trick, base.turn, base.tricks_won, sc)
+            for c in cands:
+                tally.add(c, vals[c])
+        else:
+            scores = list(base.scores)
+            for c in cands:
+                s = base.clone()
+                voids = _voids_after(k.voids, k.trick, k.seat, c)
+                if s.play_unchecked(c):
+                    rollout(s, k.gone | (1 << c), voids)
+                tally.add(c, _team_value(s, scores, team))
+        tally.deals += 1
+        per_deal = (time.monotonic() - start) / tally.deals
+    return tally
+
+
+def _world_bids(state: GameState, seat: int, my_bid: int) -> None:
+    """Complete the bidding of a sampled deal: ``seat`` bids ``my_bid``,
+    the later bidders bid as the heuristic would on their cards."""
+    while state.phase is Phase.BID:
+        s = state.turn
+        if s == seat:
+            state.bid_unchecked(my_bid)
+            continue
+        k = Knowledge.from_view(_bid_view(state, s))
+        low, high = state.bid_range()
+        state.bid_unchecked(heuristic_bid(k, tuple(range(low, high + 1))))
+
+
+def _bid_view(state: GameState, seat: int) -> View:
+    from fourhundred.engine import view_for
+
+    return view_for(state, seat)
+
+
+def _evaluate_bid(
+    view: View, k: Knowledge, rng: random.Random, deadline: float, max_deals: int
+) -> Tally:
+    """Value each legal bid near the heuristic's by simulating whole hands."""
+    tally = Tally()
+    legal = tuple(k.legal or ())
+    h = heuristic_bid(k, legal)
+    cands = [b for b in legal if h - 1 <= b <= h + 2 and b != 13]
+    if h not in cands:
+        cands.append(h)
+    team = k.seat & 1
+    seat = k.seat
+    per_deal = 0.0
+    start = time.monotonic()
+    # Two simulated bids cover the candidates: playing for h tricks, and
+    # pushing for one more (which is how a higher bid would be played).
+    sims = sorted({h, min(h + 1, 12)})
+    while tally.deals < max_deals:
+        now = time.monotonic()
+        if tally.deals and now + per_deal > deadline:
+            break
+        hands = sample_hands(k, rng)
+        base = state_from_view(view, hands)
+        outcomes: dict[int, tuple[int, list[int], list[int]]] = {}
+        for sb in sims:
+            s = base.clone()
+            _world_bids(s, seat, sb)
+            if s.phase is not Phase.PLAY:
+                # Thrown in with this bid: the hand's summary keeps the bids.
+                last = s.history[-1]
+                by_seat = [last.bids[(x - last.dealer - 1) & 3] for x in range(4)]
+                outcomes[sb] = (-1, by_seat, [0, 0, 0, 0])
+                continue
+            bids_now = list(s.bids)
+            rollout(s, 0, [0, 0, 0, 0])
+            tricks = list(s.history[-1].tricks)
+            outcomes[sb] = (tricks[seat], bids_now, tricks)
+        for b in cands:
+            sb = sims[-1] if b > h else sims[0]
+            mine, sim_bids, won = outcomes[sb]
+            bids = sim_bids[:]
+            bids[seat] = b
+            if sum(bids) < k.required:
+                tally.add(b, 0.0)
+                continue
+            if mine < 0:
+                # The simulated bid was thrown in but this one is played:
+                # fall back to the other simulation's play.
+                other = outcomes[sims[0] if sb != sims[0] else sims[-1]]
+                if other[0] < 0:
+                    tally.add(b, 0.0)
+                    continue
+                won = other[2]
+            sc = Scorer.create(k.settings, team, bids, k.scores)
+            tally.add(b, sc.value(won))
+        tally.deals += 1
+        per_deal = (time.monotonic() - start) / tally.deals
+    return tally
+
+
+def evaluate(
+    view: View,
+    seed: int,
+    deadline: float,
+    max_deals: int = 1_000_000,
+    exact: int = 3,
+) -> Tally:
+    """Search ``view`` (this seat's turn) until ``deadline`` (a
+    ``time.monotonic()`` value) or ``max_deals`` deals: the summed team value
+    of each candidate action (cards, or bid actions)."""
+    k = Knowledge.from_view(view)
+    rng = random.Random(seed)
+    if view.phase == "bid":
+        t = _evaluate_bid(view, k, rng, deadline, max_deals)
+        return Tally({BID_BASE + b: vs for b, vs in t.values.items()}, t.deals)
+    return _evaluate_play(view, k, rng, deadline, max_deals, exact)
+
+
+# ------------------------------------------------------------------ pool
+
+_POOLS: dict[int, ProcessPoolExecutor] = {}
+
+
+def _warm() -> int:
+    return os.getpid()
+
+
+def _pool(extra: int) -> ProcessPoolExecutor:
+    """A shared pool of ``extra`` worker processes (one per spare core)."""
+    pool = _POOLS.get(extra)
+    if pool is None:
+        pool = ProcessPoolExecutor(
+            max_workers=extra, mp_context=multiprocessing.get_context("spawn")
+        )
+        for f in [pool.submit(_warm) for _ in range(extra)]:
+            f.result()
+        _POOLS[extra] = pool
+    return pool
+
+
+@atexit.register
+def _shutdown_pools() -> None:
+    for pool in _POOLS.values():
+        pool.shutdown(wait=False, cancel_futures=True)
+    _POOLS.clear()
+
+
+class SearchBot(Bot):
+    """Determinized search within a time budget per decision (default
+    0.5 s), on this process and ``workers - 1`` others (default: one per
+    core). With ``iterations`` it searches that many deals per process
+    instead, whatever the time (repeatable for a given seed)."""
+
+    name = "search"
+    uses_processes = True
+
+    def __init__(
+        self,
+        *,
+        seed: int | None = None,
+        budget_ms: int | None = None,
+        workers: int | None = None,
+        iterations: int | None = None,
+    ) -> None:
+        super().__init__(seed=seed, budget_ms=budget_ms)
+        self.workers = max(1, workers if workers is not None else (os.cpu_count() or 1))
+        if iterations is not None:
+            self.workers = 1 if workers is None else self.workers
+        self.iterations = iterations
+        self._rng = random.Random(seed)
+        self._fallback = HeuristicBot()
+        self.last: Tally | None = None
+        mode = os.environ.get("FOURHUNDRED_SEARCH_MODE", "both")
+        self.search_bids = mode in ("both", "bid")
+        self.search_play = mode in ("both", "play")
+        if self.workers > 1:
+            _pool(self.workers - 1)  # start the workers now, not on move one
+
+    def choose(self, view: View) -> Action:
+        if view.legal is None:
+            raise ValueError("it is not this seat's turn: the view has no legal actions")
+        if len(view.legal) == 1 and not view.can_redeal:
+            only = view.legal[0]
+            return BID_BASE + only if view.phase == "bid" else only
+        if view.phase == "bid" and view.can_redeal:
+            k = Knowledge.from_view(view)
+            if estimate_tricks(k.hand) < 1.5:
+                return self._fallback.choose(view)
+        k = Knowledge.from_view(view)
+        if (view.phase == "bid" and not self.search_bids) or (
+            view.phase == "play" and not self.search_play
+        ):
+            return self._fallback.choose(view)
+        if view.phase == "play" and len(_play_candidates(k)) == 1:
+            return _play_candidates(k)[0]
+        tally = self.search(view)
+        self.last = tally
+        prior = (
+            BID_BASE + heuristic_bid(k, view.legal) if view.phase == "bid" else _heuristic_card(k)
+        )
+        # Leave the heuristic's choice only for an action that is better
+        # deal by deal by more than the noise of the sample.
+        best = prior
+        best_edge = 0.0
+        if prior not in tally.values:
+            best_edge = float("-inf")
+            best = max(tally.values, key=tally.mean, default=prior)
+        else:
+            for a in sorted(tally.values):
+                if a == prior:
+                    continue
+                e = tally.edge(a, prior, Z_SCORE)
+                if e > best_edge:
+                    best, best_edge = a, e
+        if view.phase == "play" and best not in view.legal:
+            return prior
+        return best
+
+    @property
+    def budget(self) -> int:
+        """Milliseconds per decision (``budget_ms``, default 500)."""
+        return DEFAULT_BUDGET_MS if self.budget_ms is None else max(1, self.budget_ms)
+
+    def search(self, view: View) -> Tally:
+        """The tally of every candidate action in ``view``, within the
+        budget (or ``iterations`` deals)."""
+        seed = self._rng.getrandbits(63)
+        exact = exact_tricks_for(self.budget)
+        if self.iterations is not None:
+            deadline = float("inf")
+            max_deals = self.iterations
+        else:
+            deadline = time.monotonic() + max(1.0, self.budget * _SAFETY - 3.0) / 1000.0
+            max_deals = 1_000_000
+        futures: list[Future[Tally]] = []
+        if self.workers > 1:
+            pool = _pool(self.workers - 1)
+            futures = [
+                pool.submit(evaluate, view, seed + i + 1, deadline, max_deals, exact)
+                for i in range(self.workers - 1)
+            ]
+        tally = evaluate(view, seed, deadline, max_deals, exact)
+        for f in futures:
+            tally.merge(f.result())
+        return tally
+
+    def close(self) -> None:
+        # The pool is shared by every search bot of this process; it goes
+        # at exit.
+        pass
