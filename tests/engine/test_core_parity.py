@@ -4,8 +4,12 @@ after every card, on the same random hands."""
 
 from __future__ import annotations
 
+import os
+import pickle
 import random
 import struct
+import subprocess
+import sys
 from types import ModuleType
 from typing import Any
 
@@ -13,7 +17,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from fourhundred.engine import _pycore, cards_of
+from fourhundred.engine import GameState, Phase, _pycore, cards_of
 
 try:
     from fourhundred.engine import _speedups as _c_module
@@ -66,6 +70,7 @@ def snapshot(core: Any) -> dict[str, Any]:
         "led_suit": core.led_suit,
         "thirteen_bidder": core.thirteen_bidder,
         "legal_mask": core.legal_mask(),
+        "state": core._core_state(),
         "ended": list(core.ended),
     }
 
@@ -164,6 +169,41 @@ def test_copy_is_equal_and_independent(hands: list[int], leader: int, seed: int)
     assert (snapshot(py), snapshot(c)) == before, "playing on a copy changed the original"
 
 
+@SETTINGS
+@given(hands=deals, leader=st.integers(0, 3), seed=st.integers(0, 2**32 - 1))
+def test_state_restores_into_either_core(hands: list[int], leader: int, seed: int) -> None:
+    """_core_state (what pickles carry) is the same in both cores and
+    restores into either, which then plays on identically."""
+    rng = random.Random(seed)
+    stop = rng.randrange(53)
+    bidder = rng.choice([-1, leader])
+    py, c = new_pair()
+    for core in (py, c):
+        core._core_start(hands)
+        core.turn = leader
+        core.thirteen_bidder = bidder
+    for _ in range(stop):
+        card = rng.choice(cards_of(py.legal_mask()))
+        if py.play_unchecked(card) == 0:
+            c.play_unchecked(card)
+            break
+        c.play_unchecked(card)
+    state = py._core_state()
+    assert c._core_state() == state
+    for source in (py, c):
+        for target in new_pair():
+            target._core_restore(source._core_state())
+            assert {**snapshot(target), "ended": []} == {**snapshot(source), "ended": []}
+    # Played on from the restored state, both cores still agree.
+    py2, c2 = new_pair()
+    py2._core_restore(state)
+    c2._core_restore(state)
+    while py2.n_tricks < 13 and py2.hands[py2.turn]:
+        card = rng.choice(cards_of(py2.legal_mask()))
+        assert py2.play_unchecked(card) == c2.play_unchecked(card)
+        assert snapshot(py2) == snapshot(c2)
+
+
 def test_copy_from_another_type_is_refused() -> None:
     c = core_class(speedups)()
     with pytest.raises(TypeError):
@@ -177,7 +217,9 @@ def test_fresh_cores_agree() -> None:
     assert py.led_suit == -1
 
 
-@pytest.mark.parametrize("bad", [-1, 52, 53, 66, 1000, 2**31, -(2**31)])
+@pytest.mark.parametrize(
+    "bad", [-1, 52, 53, 66, 1000, 2**31, -(2**31), 2**63, 2**64, -(2**63) - 1, 2**200]
+)
 def test_fast_path_rejects_a_card_outside_the_deck(bad: int) -> None:
     hands = masks_of(list(range(52)))
     for core in new_pair():
@@ -186,6 +228,15 @@ def test_fast_path_rejects_a_card_outside_the_deck(bad: int) -> None:
         with pytest.raises(ValueError, match="not a card"):
             core.play_unchecked(bad)
         assert snapshot(core) == before, "a refused card changed the core"
+
+
+@pytest.mark.parametrize("bad", [-1, 4, 7, 2**64])
+def test_hand_rejects_a_non_seat(bad: int) -> None:
+    """Once the pure-Python core returned seat 3's cards for hand(-1)."""
+    for core in new_pair():
+        core._core_start(masks_of(list(range(52))))
+        with pytest.raises(ValueError, match="is not a seat"):
+            core.hand(bad)
 
 
 @pytest.mark.parametrize("bad", [-1, 4, 7])
@@ -315,3 +366,44 @@ def test_deal_from_bytes_exact_buffer() -> None:
     rng = random.Random(5)
     deals_seen = {speedups.deal_from_bytes(rng.randbytes(256)) for _ in range(20)}
     assert len(deals_seen) == 20
+
+
+# ------------------------------------------------------------------ pickles
+
+PICKLE_PROBE = """
+import pickle, sys
+from fourhundred.engine import GameState
+s = GameState(first_dealer=1)
+s.deal_random(seed=5)
+for _ in range(4):
+    s.bid(3)
+for _ in range(7):
+    s.play(s.legal_cards()[-1])
+sys.stdout.write(pickle.dumps(s).hex())
+"""
+
+
+def test_a_game_pickled_with_one_core_unpickles_with_the_other() -> None:
+    """A game pickled by a pure-Python process (FOURHUNDRED_PURE_PYTHON=1)
+    loads in this one, with the C core, and plays on the same."""
+    env = dict(os.environ, FOURHUNDRED_PURE_PYTHON="1")
+    proc = subprocess.run(
+        [sys.executable, "-c", PICKLE_PROBE], capture_output=True, text=True, env=env, check=True
+    )
+    from_pure = pickle.loads(bytes.fromhex(proc.stdout))
+    assert type(from_pure).__mro__[1] is speedups.PlayCore, "loaded with the C core here"
+    here = GameState(first_dealer=1)
+    here.deal_random(seed=5)
+    for _ in range(4):
+        here.bid(3)
+    for _ in range(7):
+        here.play(here.legal_cards()[-1])
+    assert from_pure.line() == here.line()
+    assert from_pure.hands == here.hands
+    assert from_pure.plays == here.plays
+    assert pickle.loads(pickle.dumps(here)).line() == here.line()
+    while here.phase is Phase.PLAY:
+        card = here.legal_cards()[0]
+        here.play(card)
+        from_pure.play(card)
+        assert from_pure.line() == here.line()

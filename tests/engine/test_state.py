@@ -3,7 +3,9 @@ input and the reason, and changing nothing), the fast path, and utilities."""
 
 from __future__ import annotations
 
+import copy
 import json
+import pickle
 import random
 from collections.abc import Callable
 from typing import Any
@@ -168,6 +170,29 @@ def test_not_your_turn() -> None:
         NotYourTurn,
         "card '3C' by seat 1: it is seat 0's turn, not seat 1's",
         lambda: p.play(parse_card("3C"), 1),
+    )
+
+
+@pytest.mark.parametrize("seat", [True, 1.0, "1"])
+def test_a_seat_must_be_an_int_even_when_it_equals_the_turn(seat: Any) -> None:
+    """True == 1 and 1.0 == 1, but neither is seat 1 (a bug found and fixed)."""
+    s = bidding(dealer=0)
+    assert s.turn == 1
+    refused(s, NotYourTurn, f"bid 3 by seat {seat}: {seat!r} is not a seat", lambda: s.bid(3, seat))
+    refused(
+        s,
+        NotYourTurn,
+        f"bid 3 by seat {seat}: {seat!r} is not a seat",
+        lambda: s.apply(BID_BASE + 3, seat),
+    )
+    p = playing(dealer=0)
+    assert p.turn == 1
+    card = p.legal_cards()[0]
+    refused(
+        p,
+        NotYourTurn,
+        f"card {card_str(card)!r} by seat {seat}: {seat!r} is not a seat",
+        lambda: p.play(card, seat),
     )
 
 
@@ -381,6 +406,39 @@ def test_unchecked_fast_path_matches_the_checked_one() -> None:
         assert a.history == b.history
         if a.phase is Phase.OVER:
             break
+
+
+@pytest.mark.parametrize(
+    "how",
+    [copy.copy, copy.deepcopy, lambda s: pickle.loads(pickle.dumps(s))],
+    ids=["copy", "deepcopy", "pickle"],
+)
+def test_copies_and_pickles_are_equal_and_independent(how: Callable[[GameState], Any]) -> None:
+    s = playing()
+    s.play(parse_card("AC"))
+    s.play(parse_card("3C"))
+    c = how(s)
+    assert isinstance(c, GameState)
+    assert c.line() == s.line()
+    assert c.hands == s.hands
+    assert c.plays == s.plays
+    assert c.history == s.history
+    assert c.legal_actions() == s.legal_actions()
+    assert view_for(c, 2) == view_for(s, 2)
+    c.play(c.legal_cards()[0])
+    assert len(s.current_trick) == 2, "playing on the copy changed the original"
+    # The copy plays on exactly like the original.
+    s.play(c.current_trick[-1])
+    assert c.line() == s.line()
+
+
+def test_a_finished_game_pickles() -> None:
+    s = finished()
+    c = pickle.loads(pickle.dumps(s))
+    assert c.line() == s.line()
+    assert c.winner == 0
+    with pytest.raises(GameOver):
+        c.bid(2)
 
 
 def test_clone_is_independent() -> None:
