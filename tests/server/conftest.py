@@ -40,14 +40,19 @@ def backend(request: pytest.FixtureRequest) -> str:
 @pytest.fixture(scope="session")
 def server(backend: str, databases: Databases, logs_dir: Path) -> Iterator[Server]:
     """One server per backend for the session, normal (unscaled) timers."""
-    s = Server(databases.new(backend), log_path=logs_dir / f"server-{backend}.log").start()
+    s = Server(
+        databases.new(backend),
+        log_path=logs_dir / f"server-{backend}.log",
+        extra=["--auth-limit", "1000"],
+    ).start()
     yield s
     s.stop()
 
 
 @pytest.fixture(scope="session")
 def fast_server(backend: str, databases: Databases, logs_dir: Path) -> Iterator[Server]:
-    """A server whose turn timers run 50 times faster (30 s -> 0.6 s)."""
+    """A server whose turn timers run 50 times faster (30 s -> 0.6 s), with
+    the default limit on logins and registrations."""
     s = Server(
         databases.new(backend),
         timer_scale=0.02,

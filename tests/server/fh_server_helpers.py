@@ -416,23 +416,20 @@ async def play_turns(
     done = 0
     while not stop():
         assert done < max_actions, "the game did not end"
-        mover = None
-        for _ in range(2):
-            mover = next(
-                (p for p in players if p.view is not None and p.view.get("legal") is not None),
-                None,
-            )
-            if mover is not None or stop():
-                break
-            await asyncio.gather(*(p.wait(lambda: True, 0.05) for p in players))
-            await players[0].wait(
-                lambda: (
-                    stop()
-                    or any(p.view is not None and p.view.get("legal") is not None for p in players)
-                ),
-                20,
-            )
+        # Everyone at the same version first: no view is stale.
+        top = max(p.version for p in players)
+        for p in players:
+            await p.wait(lambda p=p, top=top: p.version >= top)
+        mover = next(
+            (p for p in players if p.view is not None and p.view.get("legal") is not None),
+            None,
+        )
         if mover is None:
+            if stop():
+                break
+            await players[0].wait(
+                lambda top=top: stop() or any(p.version > top for p in players), 20
+            )
             continue
         assert mover.view is not None
         kind, value = choose(mover.view)

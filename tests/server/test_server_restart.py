@@ -18,7 +18,11 @@ from fourhundred.engine import replay
 
 @pytest.fixture(scope="module")
 def own_server(backend: str, databases: Databases, logs_dir: Path) -> Iterator[Server]:
-    s = Server(databases.new(backend), log_path=logs_dir / f"restart-{backend}.log").start()
+    s = Server(
+        databases.new(backend),
+        log_path=logs_dir / f"restart-{backend}.log",
+        extra=["--auth-limit", "1000"],
+    ).start()
     yield s
     s.stop()
 

@@ -12,7 +12,7 @@ from typing import Annotated, Any, Final, TypeVar
 import msgspec
 from starlette.requests import Request
 from starlette.responses import Response
-from starlette.routing import Route
+from starlette.routing import Match, Route
 
 from fourhundred.engine import PRESET_NOTES, PRESETS, TURN_TIMERS
 from fourhundred.engine.settings import _BOOLS, _CHOICES, _INT_RANGES, TARGETS_OFFERED
@@ -196,7 +196,8 @@ def _limit(request: Request, what: str) -> None:
     if bucket is None:
         if len(buckets) > 100_000:
             buckets.clear()
-        bucket = buckets[key] = TokenBucket(rate=1 / 6, burst=10, now=now)
+        per_minute = hub.config.auth_limit_per_minute
+        bucket = buckets[key] = TokenBucket(rate=per_minute / 60, burst=per_minute, now=now)
     if not bucket.take(now):
         wait = max(1, round(bucket.retry_after()))
         raise ApiError(
@@ -496,6 +497,13 @@ async def leaderboard(request: Request) -> Response:
 
 
 async def api_not_found(request: Request) -> Response:
+    # The catch-all also sees a known path with the wrong method: that is 405.
+    for route in routes[:-1]:
+        match, _ = route.matches(request.scope)
+        if match is not Match.NONE:
+            raise ApiError(
+                405, "method_not_allowed", f"{request.method} is not allowed on {request.url.path}"
+            )
     raise ApiError(404, "not_found", f"no API endpoint {request.url.path}")
 
 

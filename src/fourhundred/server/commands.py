@@ -76,6 +76,10 @@ def register(app: typer.Typer) -> None:
             int | None,
             typer.Option(help="Bot processes (default: one per CPU; 0 = a thread).", min=0),
         ] = None,
+        auth_limit: Annotated[
+            int,
+            typer.Option(help="Logins and registrations per minute per client address.", min=1),
+        ] = 10,
         secure_cookies: Annotated[
             bool, typer.Option(help="Send the session cookie over HTTPS only.")
         ] = False,
@@ -113,6 +117,7 @@ def register(app: typer.Typer) -> None:
             timer_scale=scale,
             secure_cookies=secure_cookies,
             log_json=log_json,
+            auth_limit_per_minute=auth_limit,
         )
         print(f"fourhundred serving on http://{host}:{port}/", file=sys.stderr)
         uvicorn.run(

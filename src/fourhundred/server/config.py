@@ -69,6 +69,8 @@ class ServerConfig:
     """Events each table keeps in memory for clients that reconnect."""
     web_dir: Path = WEB_DIR
     log_json: bool = True
+    auth_limit_per_minute: int = 10
+    """Logins and registrations a client address may try per minute (burst too)."""
     ranked_timer: int = 30
     matchmaking_interval_s: float = 0.5
     finished_linger_s: float = 120.0
