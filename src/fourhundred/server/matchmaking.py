@@ -49,7 +49,7 @@ def find_matches(entries: Sequence[QueueEntry], now: float) -> list[tuple[QueueE
     first, with the three closest in rating, if their spread is within the
     range that player's wait allows; then the next, and so on.
 
-    >>> e = [QueueEntry(str(i), str(i), 25.0 + i, 1.0, 0.0) for i in (0, 1, 2, 30, 3)]
+    >>> e = [QueueEntry(str(i), str(i), 25 + i / 2, 1.0, 0.0) for i in (0, 1, 2, 30, 3)]
     >>> [[x.user_id for x in g] for g in find_matches(e, now=0.0)]
     [['0', '1', '2', '3']]
     """

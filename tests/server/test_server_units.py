@@ -1,0 +1,148 @@
+"""Unit tests of the server's pure parts: doctests, the wire protocol (every
+example in docs/protocol.md parses), matchmaking, ratings, the event fold."""
+
+from __future__ import annotations
+
+import doctest
+import importlib
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from fourhundred.engine import GameState, view_for
+from fourhundred.server import protocol
+from fourhundred.server.errors import CommandError
+from fourhundred.server.matchmaking import QueueEntry, allowed_range, find_matches
+from fourhundred.server.ratings import balanced_teams, leaver_loss, rate_game
+from fourhundred.server.room import PRIVATE_FIELDS, TableModel, public_event
+from fourhundred.store import StoredEvent
+
+ROOT = Path(__file__).resolve().parents[2]
+MODULES = [
+    "fourhundred.server.auth",
+    "fourhundred.server.config",
+    "fourhundred.server.errors",
+    "fourhundred.server.matchmaking",
+    "fourhundred.server.protocol",
+    "fourhundred.server.ratelimit",
+    "fourhundred.server.ratings",
+    "fourhundred.server.room",
+    "fourhundred.server.ws",
+    "fourhundred.store.database",
+]
+
+
+@pytest.mark.parametrize("name", MODULES)
+def test_doctests(name: str) -> None:
+    result = doctest.testmod(importlib.import_module(name))
+    assert result.failed == 0
+
+
+def test_every_client_example_in_the_protocol_doc_parses() -> None:
+    text = (ROOT / "docs" / "protocol.md").read_text(encoding="utf-8")
+    lines = [ln for ln in text.splitlines() if ln.startswith('{"type": "')]
+    client = [ln for ln in lines if json.loads(ln)["type"] in protocol.MESSAGE_TYPES]
+    assert {json.loads(ln)["type"] for ln in client} == set(protocol.MESSAGE_TYPES)
+    for ln in client:
+        protocol.decode(ln)
+
+
+def test_decode_errors_are_classified() -> None:
+    cases = {
+        "{": "bad_json",
+        "[]": "bad_message",
+        '{"type": "nope", "id": 1}': "unknown_type",
+        '{"type": "play", "id": 1}': "bad_message",
+        '{"type": "move", "id": 1, "from": 4, "to": 0}': "bad_message",
+        '{"type": "sit", "id": 1, "seat": -1}': "bad_message",
+    }
+    for frame, code in cases.items():
+        with pytest.raises(CommandError) as e:
+            protocol.decode(frame)
+        assert e.value.code == code, frame
+    assert protocol.frame_id('{"id": "abc", "type": 3}') == "abc"
+    assert protocol.frame_id('{"id": true}') is None
+
+
+def test_matchmaking_widens_with_waiting() -> None:
+    near = [QueueEntry(f"n{i}", "n", 25.0, 1.0, 0.0) for i in range(3)]
+    far = QueueEntry("far", "f", 25.0 + 10.0, 1.0, 0.0)
+    assert find_matches([*near, far], now=0.0) == []
+    need = next(t for t in range(100) if allowed_range(t) >= 10.0)
+    groups = find_matches([*near, far], now=float(need))
+    assert len(groups) == 1 and {e.user_id for e in groups[0]} == {"n0", "n1", "n2", "far"}
+    # Eight players in two rating bands make two matches, one per band.
+    band = [QueueEntry(f"a{i}", "a", 40.0 + i / 10, 1.0, float(i)) for i in range(4)]
+    band += [QueueEntry(f"b{i}", "b", 10.0 + i / 10, 1.0, float(i)) for i in range(4)]
+    groups = find_matches(band, now=4.0)
+    assert sorted(sorted(e.user_id[0] for e in g) for g in groups) == [["a"] * 4, ["b"] * 4]
+
+
+def test_ratings() -> None:
+    start = [(25.0, 25 / 3)] * 4
+    new = rate_game(start, winner=1)
+    assert new[1][0] > 25 > new[0][0] and new[1] == new[3]
+    mu, _ = leaver_loss(start, seat=2)
+    assert mu < 25
+    assert balanced_teams([(30.0, 1.0), (20.0, 1.0), (29.0, 1.0), (21.0, 1.0)]) in {
+        (0, 1, 3, 2),
+        (0, 2, 3, 1),
+    }
+
+
+def _created(kind: str = "casual") -> StoredEvent:
+    return StoredEvent(
+        1,
+        "created",
+        {
+            "kind": kind,
+            "host": "u1",
+            "preset": "standard",
+            "settings": {"preset": "standard"},
+            "timer": 30,
+            "invite": "secret",
+            "seats": [{"id": "u1", "name": "A", "guest": True, "rating": None}, None, None, None],
+            "ready": [False] * 4,
+        },
+        0,
+    )
+
+
+def test_private_fields_never_reach_clients() -> None:
+    deal = public_event("deal", {"hand_index": 0, "dealer": 0, "cards": [["AH"] * 13] * 4})
+    assert "cards" not in deal
+    created = public_event("created", _created().data)
+    assert "invite" not in created
+    for kind, fields in PRIVATE_FIELDS.items():
+        shown = public_event(kind, dict.fromkeys(fields, 1))
+        assert set(shown) == {"kind"}
+
+
+def test_the_fold_refuses_what_does_not_fit() -> None:
+    m = TableModel("t", _created())
+    with pytest.raises(ValueError, match="does not follow"):
+        m.apply(StoredEvent(3, "ready", {"seat": 0, "ready": True}, 0))
+    with pytest.raises(ValueError, match="unknown event"):
+        m.apply(StoredEvent(2, "explode", {}, 0))
+    with pytest.raises(ValueError, match="taken"):
+        m.apply(
+            StoredEvent(
+                2,
+                "seated",
+                {"seat": 0, "user": {"id": "u2", "name": "B", "guest": True, "rating": None}},
+                0,
+            )
+        )
+    copy = m.copy()
+    copy.apply(StoredEvent(2, "ready", {"seat": 0, "ready": True}, 0))
+    assert copy.seats[0].ready and not m.seats[0].ready and m.version == 1
+
+
+def test_views_sent_are_the_engines() -> None:
+    # The actor sends view_for's JSON unchanged; a spectator's has no hand.
+    s = GameState(first_dealer=0)
+    s.deal_random(seed=3)
+    assert "hand" not in view_for(s, None).to_dict()
+    assert re.fullmatch(r"[2-9TJQKA][CDHS]", view_for(s, 1).to_dict()["hand"][0])
