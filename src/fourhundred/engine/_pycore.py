@@ -148,6 +148,14 @@ class PlayCore:
             raise ValueError("not a play-core state")
         if len(done) != 4 * len(winners) or not 0 <= turn <= 3 or not -1 <= thirteen <= 3:
             raise ValueError("not a play-core state")
+        if any(not 0 <= h < 1 << _DECK for h in hands):
+            raise ValueError("a card mask has bits beyond the 52 cards")
+        if (
+            any(not 0 <= c < _DECK for c in (*trick, *done))
+            or any(not 0 <= w <= 3 for w in winners)
+            or any(not 0 <= n <= 13 for n in won)
+        ):
+            raise ValueError("not a play-core state")
         self._hands = list(hands)
         self._turn = turn
         self._trick = list(trick)
