@@ -71,8 +71,16 @@ def static_url() -> Iterator[str]:
 
 
 @pytest.fixture(scope="session")
-def browser() -> Iterator[Any]:
-    """Debian's Chromium (the test fails, never skips, when it is missing)."""
+def browser(request: pytest.FixtureRequest) -> Any:
+    """Debian's Chromium (the test fails, never skips, when it is missing).
+
+    One Playwright per test process (tests/web and tests/e2e share it: a
+    second sync Playwright in the same thread is refused), kept on the
+    pytest config and stopped when the session ends."""
+    config = request.config
+    shared = getattr(config, "_fourhundred_chromium", None)
+    if shared is not None:
+        return shared
     if not CHROMIUM.exists():
         pytest.fail(
             "Chromium is not installed at /usr/bin/chromium: run "
@@ -80,12 +88,17 @@ def browser() -> Iterator[Any]:
         )
     from playwright.sync_api import sync_playwright
 
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
-        try:
-            yield b
-        finally:
+    pw = sync_playwright().start()
+    b = pw.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+
+    def stop() -> None:
+        with contextlib.suppress(Exception):
             b.close()
+        pw.stop()
+
+    config.add_cleanup(stop)
+    config._fourhundred_chromium = b  # type: ignore[attr-defined]
+    return b
 
 
 class Pages:
@@ -176,8 +189,15 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         str(port),
         "--database-url",
         f"sqlite+aiosqlite:///{data / 'fourhundred.db'}",
+        # Bots answer at once (the page itself paces what it shows) and think
+        # in a thread: the browser and the tests need the machine's cores.
+        "--bot-delay",
+        "0",
+        "--bot-workers",
+        "0",
+        "--log-text",
     ]
-    env = {**os.environ, "FOURHUNDRED_DATA_DIR": str(data)}
+    env = {**os.environ, "FOURHUNDRED_DATA": str(data)}
     proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, env=env, cwd=data)
     url = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 60

@@ -94,7 +94,7 @@ def test_seats_show_names_bids_tricks_dealer_bots_and_dropped_players(demo: Any)
         if entry["user"]:
             assert entry["user"]["name"] in text
         else:
-            assert "Standard bot" in text
+            assert f"Bot {seat + 1}" in text
         assert f"Bid {view['bids'][seat]} · won {view['tricks_won'][seat]}" in text
         assert str(view["scores"][seat]) in text
         assert ("offline" in text) == (entry["user"] is not None and not entry["connected"])
@@ -136,7 +136,7 @@ def test_complete_trick_names_its_winner(demo: Any) -> None:
     assert trick["winner"] is not None
     page = demo("trick")
     winner = frame["room"]["seats"][trick["winner"]]
-    name = winner["user"]["name"] if winner["user"] else "Standard bot"
+    name = winner["user"]["name"] if winner["user"] else f"Bot {trick['winner'] + 1}"
     assert page.locator(".trick-note").inner_text() == f"{name} takes the trick"
     assert page.locator(".trick .card.win").count() == 1
 

@@ -9,6 +9,7 @@ Playwright's own browser download is never used.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import http.server
 import threading
@@ -58,8 +59,16 @@ def static_url() -> Iterator[str]:
 
 
 @pytest.fixture(scope="session")
-def browser() -> Iterator[Any]:
-    """Debian's Chromium through Playwright (fails, never skips, without it)."""
+def browser(request: pytest.FixtureRequest) -> Any:
+    """Debian's Chromium (the test fails, never skips, when it is missing).
+
+    One Playwright per test process (tests/web and tests/e2e share it: a
+    second sync Playwright in the same thread is refused), kept on the
+    pytest config and stopped when the session ends."""
+    config = request.config
+    shared = getattr(config, "_fourhundred_chromium", None)
+    if shared is not None:
+        return shared
     if not CHROMIUM.exists():
         pytest.fail(
             "Chromium is not installed at /usr/bin/chromium: run "
@@ -67,12 +76,17 @@ def browser() -> Iterator[Any]:
         )
     from playwright.sync_api import sync_playwright
 
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
-        try:
-            yield b
-        finally:
+    pw = sync_playwright().start()
+    b = pw.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+
+    def stop() -> None:
+        with contextlib.suppress(Exception):
             b.close()
+        pw.stop()
+
+    config.add_cleanup(stop)
+    config._fourhundred_chromium = b  # type: ignore[attr-defined]
+    return b
 
 
 @pytest.fixture

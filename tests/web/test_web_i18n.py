@@ -14,7 +14,7 @@ WEB = Path(__file__).resolve().parents[2] / "src" / "fourhundred" / "web"
 PLURALS = {"en": {"one", "other"}, "ar": {"zero", "one", "two", "few", "many", "other"}}
 PLACEHOLDER = re.compile(r"\{(\w+)\}")
 # Keys built at run time from a family and a value the code knows.
-DYNAMIC_FAMILIES = ("kind.", "preset.", "set.", "err.", "conn.", "closing.", "botname.", "auth.")
+DYNAMIC_FAMILIES = ("kind.", "preset.", "set.", "err.", "conn.", "closing.", "auth.")
 
 
 @pytest.fixture(scope="module")

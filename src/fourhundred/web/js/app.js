@@ -9,6 +9,7 @@ import { announce, h, mount } from "./dom.js";
 import { initLang, lang, onLangChange, setLang, t } from "./i18n.js";
 import { api, TableSocket } from "./net.js";
 import { TableState } from "./state.js";
+import { onNarrowChange } from "./table.js";
 import { inviteFrom, renderLobby, renderSignedOut } from "./screens/home.js";
 import { renderRoom } from "./screens/room.js";
 import { openGameOver, renderGame } from "./screens/game.js";
@@ -102,6 +103,7 @@ const LOGO =
   '<path d="M23 30c-1-1-8-5-8-10 0-3 2-5 4-5 2 0 3 1 4 2 1-1 2-2 4-2 2 0 4 2 4 5 0 5-7 9-8 10z" fill="#c3202f" transform="rotate(8 23 21)"/></svg>';
 
 function renderShell() {
+  document.body.classList.toggle("at-table", ctx.route.name === "table" || ctx.route.name === "replay");
   document.documentElement.lang = lang();
   document.documentElement.dir = lang() === "ar" ? "rtl" : "ltr";
   document.title = t("page_title");
@@ -621,6 +623,7 @@ async function boot() {
   document.addEventListener("keydown", (e) => {
     if (ctx.replay && main.querySelector(".replay")) ctx.replay.keys?.(e);
   });
+  onNarrowChange(() => rerender());
   onLangChange(() => {
     if (ctx.demo) return renderDemo();
     if (ctx.route.name === "replay" && ctx.replay) {

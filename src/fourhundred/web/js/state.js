@@ -117,7 +117,7 @@ export function seatInfo(s) {
   const empty = !s.user && !s.bot;
   let name = null;
   if (s.user) name = s.user.name;
-  else if (s.bot) name = botName(s.bot);
+  else if (s.bot) name = botName(s.seat);
   return {
     name,
     empty,
@@ -131,8 +131,7 @@ export function seatInfo(s) {
   };
 }
 
-/** "Standard bot": a bot's name in the current language. */
-export function botName(bot) {
-  const key = `botname.${bot}`;
-  return t("bot_named", { bot: t.has(key) ? t(key) : bot });
+/** "Bot 2": a bot is named after its seat, so three bots can be told apart. */
+export function botName(seat) {
+  return t("bot_seat", { n: seat + 1 });
 }

@@ -272,29 +272,45 @@ function handRow(model, handlers) {
     handlers.play?.(card);
   };
   const n = cards.length;
+  // On a phone a hand of more than 7 cards is shown in two overlapping rows,
+  // so that every card keeps a tap target wider than 44 px.
+  const ordered = groups.flatMap((g, gi) => g.cards.map((c, ci) => ({ c, start: gi > 0 && ci === 0 })));
+  const rows = narrow() && n > 7 ? [ordered.slice(0, Math.ceil(n / 2)), ordered.slice(Math.ceil(n / 2))] : [ordered];
   return h(
     "div",
     {
-      class: ["hand", myTurnToPlay && "active", model.pending && "pending"],
+      class: ["hand", myTurnToPlay && "active", model.pending && "pending", rows.length > 1 && "two-rows"],
       role: "group",
       "aria-label": t("your_hand", { n }),
-      style: { "--n": Math.max(n, 1), "--n1": Math.max(n - 1, 1), "--gaps": Math.max(groups.length - 1, 0) },
       onkeydown: (e) => rove(e),
     },
-    groups.map((g, gi) =>
-      g.cards.map((c, ci) =>
-        cardEl(c, {
-          button: true,
-          legal: !myTurnToPlay || legal.has(c),
-          onPlay,
-          extra: {
-            tabindex: c === tabCard ? "0" : "-1",
-            class: ["card", isTrump(c) && "trump", myTurnToPlay && !legal.has(c) && "dim", gi > 0 && ci === 0 && "group-start"],
-          },
-        }),
-      ),
-    ),
+    rows.map((row) => {
+      const gaps = row.filter((x, i) => i > 0 && x.start).length;
+      return h(
+        "div",
+        { class: "hand-row", style: { "--n": Math.max(row.length, 1), "--n1": Math.max(row.length - 1, 1), "--gaps": gaps } },
+        row.map(({ c, start }, i) =>
+          cardEl(c, {
+            button: true,
+            legal: !myTurnToPlay || legal.has(c),
+            onPlay,
+            extra: {
+              tabindex: c === tabCard ? "0" : "-1",
+              class: ["card", isTrump(c) && "trump", myTurnToPlay && !legal.has(c) && "dim", i > 0 && start && "group-start"],
+            },
+          }),
+        ),
+      );
+    }),
   );
+}
+
+const NARROW = typeof matchMedia === "function" ? matchMedia("(max-width: 560px)") : null;
+/** Whether the screen is phone-narrow (the hand then takes two rows). */
+export const narrow = () => Boolean(NARROW && NARROW.matches);
+/** Call `fn` when the screen crosses the phone width (to redraw the hand). */
+export function onNarrowChange(fn) {
+  NARROW?.addEventListener("change", fn);
 }
 
 // Arrow keys move between the cards of the hand (one tab stop for the hand).
@@ -490,6 +506,17 @@ export function renderTable(root, model, handlers = {}) {
     ),
   );
   startCountdown(root, model, state);
+  // When a turn comes to this player, bring the hand into view (a phone may
+  // be scrolled down to the chat or the score sheet).
+  const turnKey = v.turn === model.you && v.phase !== "over" ? `${v.hand_index}:${v.phase}:${v.tricks.length}` : null;
+  if (turnKey && turnKey !== state.turnKey) {
+    const mineEl = root.querySelector(".my-area");
+    if (mineEl) {
+      const box = mineEl.getBoundingClientRect();
+      if (box.bottom > innerHeight || box.top < 0) mineEl.scrollIntoView({ block: "nearest" });
+    }
+  }
+  state.turnKey = turnKey;
 }
 
 function startCountdown(root, model, state) {

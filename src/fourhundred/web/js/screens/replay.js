@@ -17,7 +17,7 @@ function seatsOf(game) {
   return [0, 1, 2, 3].map((seat) => {
     const p = game?.players?.find((x) => x.seat === seat);
     if (!p) return null;
-    const name = p.user ? p.user.name : botName(p.bot);
+    const name = p.user ? p.user.name : botName(seat);
     return { name, bot: Boolean(p.bot && !p.user), connected: true };
   });
 }
