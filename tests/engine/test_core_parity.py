@@ -407,3 +407,29 @@ def test_a_game_pickled_with_one_core_unpickles_with_the_other() -> None:
         here.play(card)
         from_pure.play(card)
         assert from_pure.line() == here.line()
+
+
+HANDS = tuple(0x1FFF << (13 * s) for s in range(4))
+EMPTY = (0, 0, 0, 0)
+MALFORMED = {
+    "a card 52 in the trick": (HANDS, 0, (52,), (), (), EMPTY, -1),
+    "a card -1 played": (HANDS, 0, (), (-1, 1, 2, 3), (0,), (1, 0, 0, 0), -1),
+    "a trick won by seat 4": (HANDS, 0, (), (0, 1, 2, 3), (4,), (1, 0, 0, 0), -1),
+    "14 tricks won": (HANDS, 0, (), (), (), (14, 0, 0, 0), -1),
+    "a mask beyond 52 cards": ((HANDS[0] | 1 << 52, *HANDS[1:]), 0, (), (), (), EMPTY, -1),
+    "turn 4": (HANDS, 4, (), (), (), EMPTY, -1),
+    "thirteen_bidder 5": (HANDS, 0, (), (), (), EMPTY, 5),
+    "done cards not 4 per trick": (HANDS, 0, (), (0, 1, 2), (0,), (1, 0, 0, 0), -1),
+    "a trick of 4 in progress": (HANDS, 0, (0, 1, 2, 3), (), (), EMPTY, -1),
+}
+
+
+@pytest.mark.parametrize("data", list(MALFORMED.values()), ids=list(MALFORMED))
+def test_both_cores_refuse_a_malformed_core_state(data: tuple[object, ...]) -> None:
+    """What a crafted pickle could carry: both cores refuse it alike (once the
+    pure-Python core took such states as they were)."""
+    for core in new_pair():
+        before = snapshot(core)
+        with pytest.raises(ValueError):
+            core._core_restore(data)
+        assert snapshot(core) == before
