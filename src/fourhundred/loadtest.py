@@ -19,6 +19,7 @@ import asyncio
 import contextlib
 import ipaddress
 import json
+import math
 import random
 import re
 import socket
@@ -107,7 +108,7 @@ def percentile(values: list[float], q: float) -> float | None:
     if not values:
         return None
     ordered = sorted(values)
-    k = max(0, min(len(ordered) - 1, round(q * len(ordered) + 0.5) - 1))
+    k = max(0, min(len(ordered) - 1, math.ceil(q * len(ordered)) - 1))
     return ordered[k]
 
 
