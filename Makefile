@@ -38,3 +38,9 @@ bench: $(STAMP)
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache build src/*.egg-info
 	find src -name '*.so' -delete
+
+# Run the online server on http://127.0.0.1:8400/ (SQLite in ./data unless
+# FOURHUNDRED_DATABASE_URL or DATABASE_URL names another database).
+.PHONY: serve
+serve: $(STAMP)
+	$(BIN)/fourhundred serve --host $${HOST:-127.0.0.1} --port $${PORT:-8400} $${DATABASE_URL:+--database-url $$DATABASE_URL}

@@ -51,12 +51,13 @@ def server(backend: str, databases: Databases, logs_dir: Path) -> Iterator[Serve
 
 @pytest.fixture(scope="session")
 def fast_server(backend: str, databases: Databases, logs_dir: Path) -> Iterator[Server]:
-    """A server whose turn timers run 50 times faster (30 s -> 0.6 s), with
-    the default limit on logins and registrations."""
+    """A server whose turn timers run 50 times faster (30 s -> 0.6 s), and
+    allows three logins or registrations a minute per address."""
     s = Server(
         databases.new(backend),
         timer_scale=0.02,
         log_path=logs_dir / f"fast-server-{backend}.log",
+        extra=["--auth-limit", "3"],
     ).start()
     yield s
     s.stop()

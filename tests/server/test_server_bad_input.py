@@ -353,10 +353,9 @@ async def test_http_inputs_are_checked(server: Server) -> None:
 async def test_login_attempts_are_rate_limited(fast_server: Server) -> None:
     async with httpx.AsyncClient(base_url=fast_server.url) as c:
         codes = []
-        for _ in range(14):
+        for _ in range(4):
             r = await c.post("/api/login", json={"username": "victim", "password": "guess123"})
             codes.append(r.status_code)
-        assert codes[:10] == [401] * 10
-        assert codes[-1] == 429
+        assert codes == [401, 401, 401, 429]  # this server allows 3 a minute
         r = await c.post("/api/login", json={"username": "victim", "password": "guess123"})
         assert r.status_code == 429 and int(r.headers["retry-after"]) >= 1

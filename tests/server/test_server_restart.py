@@ -16,7 +16,7 @@ from test_server_game import seat_four
 from fourhundred.engine import replay
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture
 def own_server(backend: str, databases: Databases, logs_dir: Path) -> Iterator[Server]:
     s = Server(
         databases.new(backend),
@@ -28,6 +28,10 @@ def own_server(backend: str, databases: Databases, logs_dir: Path) -> Iterator[S
 
 
 async def test_sigkill_mid_hand_then_the_game_goes_on(own_server: Server) -> None:
+    # A waiting room with no one connected comes back too.
+    host = await Player(own_server, "Host").guest()
+    r = await host.http.post("/api/tables", json={"kind": "casual", "settings": {"target": 61}})
+    waiting = r.json()["table"]["id"]
     players, table, _ = await seat_four(own_server, timer=30)
     # Into the middle of the first hand: every bid and six cards.
     await play_turns(players, lambda: cards_played(players[0]) >= 6)
@@ -38,6 +42,15 @@ async def test_sigkill_mid_hand_then_the_game_goes_on(own_server: Server) -> Non
         await p.wait(lambda p=p: p.close_code is not None, timeout=20)
         p.ws = None
     own_server.start()  # same port, same database
+    r = await host.http.get(f"/api/tables/{waiting}")
+    assert r.status_code == 200
+    room = r.json()["table"]
+    assert room["status"] == "waiting" and room["settings"]["target"] == 61
+    assert room["seats"][0]["user"]["id"] == host.id
+    await host.connect()
+    sync = await host.join(table=waiting)
+    assert sync["you"] == {"seat": 0, "role": "player", "host": True}
+    await host.aclose()
     for p in players:
         await p.connect()
         sync = await p.join(table=table, last_version=acked_version)
@@ -64,20 +77,3 @@ async def test_sigkill_mid_hand_then_the_game_goes_on(own_server: Server) -> Non
     first = state.history[0]
     assert (len(first.bids) == 4 and len(first.plays) == 52) or first.thrown_in
     await asyncio.gather(*(p.aclose() for p in players))
-
-
-async def test_restart_without_clients_keeps_waiting_rooms(own_server: Server) -> None:
-    host = await Player(own_server, "Host").guest()
-    r = await host.http.post("/api/tables", json={"kind": "casual", "settings": {"target": 61}})
-    table = r.json()["table"]["id"]
-    own_server.kill()
-    own_server.start()
-    r = await host.http.get(f"/api/tables/{table}")
-    assert r.status_code == 200
-    room = r.json()["table"]
-    assert room["status"] == "waiting" and room["settings"]["target"] == 61
-    assert room["seats"][0]["user"]["id"] == host.id
-    await host.connect()
-    sync = await host.join(table=table)
-    assert sync["you"] == {"seat": 0, "role": "player", "host": True}
-    await host.aclose()

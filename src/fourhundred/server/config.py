@@ -65,7 +65,7 @@ class ServerConfig:
     """Mark the session cookie ``Secure`` (behind HTTPS)."""
     node: str = field(default_factory=lambda: f"node-{secrets.token_hex(4)}")
     """This process's name in the tables' ``owner`` column and heartbeats."""
-    event_buffer: int = 512
+    event_buffer: int = 256
     """Events each table keeps in memory for clients that reconnect."""
     web_dir: Path = WEB_DIR
     log_json: bool = True

@@ -180,9 +180,8 @@ class TableActor:
         self.watchers: dict[Watcher, None] = {}
         self._queue: deque[_Item] = deque()
         self._wake = asyncio.Event()
-        self._buffer: deque[tuple[int, bytes, dict[str, Any]]] = deque(
-            maxlen=deps.config.event_buffer
-        )
+        # Recent public events, encoded once, for clients that reconnect.
+        self._buffer: deque[tuple[int, bytes]] = deque(maxlen=deps.config.event_buffer)
         for ev in recent[-deps.config.event_buffer :]:
             self._remember(ev)
         self._deadline: float | None = None
@@ -765,8 +764,7 @@ class TableActor:
         )
 
     def _remember(self, ev: StoredEvent) -> None:
-        pub = public_event(ev.kind, ev.data)
-        self._buffer.append((ev.version, p.encode(pub), pub))
+        self._buffer.append((ev.version, p.encode(public_event(ev.kind, ev.data))))
 
     # --------------------------------------------------------- timers, bots
 
@@ -1002,7 +1000,7 @@ class TableActor:
             elif self._buffer and self._buffer[0][0] <= last_version + 1:
                 events = [
                     {"version": v, "event": msgspec.Raw(raw)}
-                    for v, raw, _ in self._buffer
+                    for v, raw in self._buffer
                     if v > last_version
                 ]
         msg: dict[str, Any] = {
