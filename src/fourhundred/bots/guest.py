@@ -75,3 +75,25 @@ def serve(bot: Bot, name: str, source: TextIO, out: TextIO, err: TextIO) -> int:
             print(f"ignored a message of type {kind!r}", file=err, flush=True)
     bot.close()
     return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``python -m fourhundred.bots.guest NAME [BUDGET_MS]``: the same as
+    ``fourhundred bot NAME`` without loading the whole command line tool."""
+    import sys
+
+    from . import BOTS, make_bot
+
+    args = sys.argv[1:] if argv is None else argv
+    if not args or args[0] not in BOTS:
+        print(
+            f"usage: python -m fourhundred.bots.guest {{{','.join(sorted(BOTS))}}} [BUDGET_MS]",
+            file=sys.stderr,
+        )
+        return 2
+    budget = int(args[1]) if len(args) > 1 and args[1].isdigit() else None
+    return serve(make_bot(args[0], budget_ms=budget), args[0], sys.stdin, sys.stdout, sys.stderr)
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -90,6 +90,60 @@ def _deal_once(k: Knowledge, rng: random.Random, others: tuple[int, ...]) -> lis
     return hands
 
 
+def _deal_careful(k: Knowledge, rng: random.Random, others: tuple[int, ...]) -> list[int] | None:
+    """A deal that never runs into a dead end: each card goes to a seat only
+    if the cards left can still be placed (Hall's condition over the sets
+    of seats, which is exact for this transport problem)."""
+    hands = [0, 0, 0, 0]
+    hands[k.seat] = k.hand
+    cap = [0, 0, 0, 0]
+    for s in others:
+        cap[s] = k.left(s)
+    elig = [[s for s in others if not k.voids[s] & SUIT_MASKS[suit]] for suit in range(4)]
+    elig_bits = [sum(1 << s for s in e) for e in elig]
+    left = [(k.unknown & SUIT_MASKS[suit]).bit_count() for suit in range(4)]
+    subsets = [m for m in range(1, 16) if not m & (1 << k.seat)]
+
+    def feasible() -> bool:
+        for m in subsets:
+            need = 0
+            for suit in range(4):
+                if left[suit] and elig_bits[suit] & ~m == 0:
+                    need += left[suit]
+            room = 0
+            for s in others:
+                if m >> s & 1:
+                    room += cap[s]
+            if need > room:
+                return False
+        return True
+
+    if not feasible():
+        return None
+    cards = []
+    m = k.unknown
+    while m:
+        low = m & -m
+        cards.append(low.bit_length() - 1)
+        m ^= low
+    rng.shuffle(cards)
+    for c in cards:
+        suit = c // 13
+        seats = [s for s in elig[suit] if cap[s]]
+        rng.shuffle(seats)
+        seats.sort(key=lambda s: -cap[s] * rng.random())
+        left[suit] -= 1
+        for s in seats:
+            cap[s] -= 1
+            if feasible():
+                hands[s] |= 1 << c
+                break
+            cap[s] += 1
+        else:
+            return None
+    return hands
+
+
 def sample_hands(k: Knowledge, rng: random.Random, weigh_bids: bool = True) -> list[int]:
     """Every seat's unplayed cards: this seat's own, and a random deal of the
     hidden cards consistent with the counts, the voids and (when
@@ -99,9 +153,13 @@ def sample_hands(k: Knowledge, rng: random.Random, weigh_bids: bool = True) -> l
     bidders = [s for s in others if k.bids[s]] if weigh_bids else []
     best: list[int] | None = None
     best_w = -1.0
+    failures = 0
     for _ in range(_TRIES * 4):
-        hands = _deal_once(k, rng, others)
+        hands = _deal_once(k, rng, others) if failures < 3 else _deal_careful(k, rng, others)
         if hands is None:
+            failures += 1
+            if failures > 6:
+                break
             continue
         w = 1.0
         for s in bidders:

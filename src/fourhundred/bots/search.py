@@ -8,8 +8,10 @@ the heuristic policy on the engine's fast path (``state_from_view``,
 hand, by solving the rest exactly (:mod:`.solver`). The score is the 400
 objective for its team: each player against their own bid at the real bid
 values, plus a bonus when the hand decides the game. Common deals for all
-cards keep the comparison fair; the heuristic's own choice gets a small
-head start so that noise alone never makes the bot play worse.
+cards keep the comparison fair, and the bot leaves the heuristic's own
+choice only for an action that beats it deal by deal by more than the
+noise of the sample (``z`` standard errors), so that noise alone does not
+make it play worse than its rollout policy.
 
 For a bid it simulates whole hands: the later bidders bid as the heuristic
 would on their sampled cards, everyone plays the heuristic, and each
@@ -366,7 +368,10 @@ class SearchBot(Bot):
     """Determinized search within a time budget per decision (default
     0.5 s), on this process and ``workers - 1`` others (default: one per
     core). With ``iterations`` it searches that many deals per process
-    instead, whatever the time (repeatable for a given seed)."""
+    instead, whatever the time (repeatable for a given seed). ``z``: how
+    many standard errors an action must gain over the heuristic's choice;
+    ``search_bids`` / ``search_play`` off leave that phase to the heuristic
+    (for measuring where the search gains)."""
 
     name = "search"
     uses_processes = True
@@ -378,18 +383,26 @@ class SearchBot(Bot):
         budget_ms: int | None = None,
         workers: int | None = None,
         iterations: int | None = None,
+        z: float = Z_SCORE,
+        search_bids: bool = True,
+        search_play: bool = True,
     ) -> None:
         super().__init__(seed=seed, budget_ms=budget_ms)
-        self.workers = max(1, workers if workers is not None else (os.cpu_count() or 1))
-        if iterations is not None:
-            self.workers = 1 if workers is None else self.workers
+        if workers is None and iterations is not None:
+            workers = 1  # repeatable: one process, a fixed number of deals
+        if workers is None:
+            # A host that already runs bots in its own process pool sets
+            # FOURHUNDRED_BOT_WORKERS=1 so that each search stays in its process.
+            env = os.environ.get("FOURHUNDRED_BOT_WORKERS", "")
+            workers = int(env) if env.isdigit() else (os.cpu_count() or 1)
+        self.workers = max(1, workers)
         self.iterations = iterations
         self._rng = random.Random(seed)
         self._fallback = HeuristicBot()
         self.last: Tally | None = None
-        mode = os.environ.get("FOURHUNDRED_SEARCH_MODE", "both")
-        self.search_bids = mode in ("both", "bid")
-        self.search_play = mode in ("both", "play")
+        self.z = z
+        self.search_bids = search_bids
+        self.search_play = search_play
         if self.workers > 1:
             _pool(self.workers - 1)  # start the workers now, not on move one
 
@@ -426,7 +439,7 @@ class SearchBot(Bot):
             for a in sorted(tally.values):
                 if a == prior:
                     continue
-                e = tally.edge(a, prior, Z_SCORE)
+                e = tally.edge(a, prior, self.z)
                 if e > best_edge:
                     best, best_edge = a, e
         if view.phase == "play" and best not in view.legal:

@@ -14,7 +14,7 @@ def main() -> None:
         elif msg["type"] == "act":
             n += 1
             if n == 2:
-                time.sleep((msg["budget_ms"] + 600) / 1000)
+                time.sleep((msg["budget_ms"] + 400) / 1000)
             view = msg["view"]
             key = "bid" if view["phase"] == "bid" else "card"
             value = view["legal"][-1]

@@ -1,0 +1,98 @@
+"""Bot speed: rollouts per second and decisions per second (medians of
+repeated runs), on positions from heuristic self-play.
+
+    .venv/bin/python bench/bots.py [--repeats 5]
+
+Prints one line per figure. The machine's other load counts: quote the
+medians with the machine they ran on (docs/bots.md).
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import time
+
+from fourhundred.bots import make_bot
+from fourhundred.bots.knowledge import Knowledge
+from fourhundred.bots.sampling import sample_hands
+from fourhundred.bots.search import SearchBot, rollout
+from fourhundred.engine import GameState, Phase, View, deal_masks, state_from_view, view_for
+
+
+def positions(n_deals: int, seed: int = 1) -> tuple[list[View], list[View]]:
+    """Bid views and play views (the seat to act) from heuristic self-play."""
+    rng = random.Random(seed)
+    bot = make_bot("heuristic")
+    bids: list[View] = []
+    plays: list[View] = []
+    while len(plays) < n_deals * 40:
+        s = GameState(first_dealer=rng.randrange(4))
+        s.deal(deal_masks(rng))
+        while s.phase in (Phase.BID, Phase.PLAY):
+            v = view_for(s, s.turn)
+            (bids if s.phase is Phase.BID else plays).append(v)
+            s.apply(bot.choose(v))
+    return bids, plays
+
+
+def rollouts_per_second(plays: list[View], seconds: float) -> float:
+    """Sampled deal + heuristic rollout to the end of the hand, per second."""
+    rng = random.Random(2)
+    done = 0
+    t0 = time.perf_counter()
+    i = 0
+    while time.perf_counter() - t0 < seconds:
+        v = plays[i % len(plays)]
+        i += 1
+        k = Knowledge.from_view(v)
+        st = state_from_view(v, sample_hands(k, rng))
+        rollout(st, k.gone, list(k.voids))
+        done += 1
+    return done / (time.perf_counter() - t0)
+
+
+def decisions_per_second(name: str, views: list[View], seconds: float, **kw: int) -> float:
+    bot = SearchBot(seed=1, **kw) if name == "search" else make_bot(name, seed=1)
+    done = 0
+    t0 = time.perf_counter()
+    while time.perf_counter() - t0 < seconds:
+        bot.choose(views[done % len(views)])
+        done += 1
+    rate = done / (time.perf_counter() - t0)
+    bot.close()
+    return rate
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--repeats", type=int, default=5)
+    ap.add_argument("--seconds", type=float, default=2.0, help="per measurement")
+    args = ap.parse_args()
+    bids, plays = positions(30)
+    views = bids + plays
+    random.Random(3).shuffle(views)
+    rows: list[tuple[str, list[float]]] = [
+        ("rollouts/s (1 process: sample a deal, play it out)", []),
+        ("heuristic decisions/s", []),
+        ("random decisions/s", []),
+        ("search decisions/s at --budget-ms 50 (both cores)", []),
+    ]
+    for _ in range(args.repeats):
+        rows[0][1].append(rollouts_per_second(plays, args.seconds))
+        rows[1][1].append(decisions_per_second("heuristic", views, args.seconds))
+        rows[2][1].append(decisions_per_second("random", views, args.seconds))
+        rows[3][1].append(decisions_per_second("search", views, args.seconds, budget_ms=50))
+    for label, xs in rows:
+        print(
+            f"{label}: median {statistics.median(xs):,.0f} (runs: "
+            + ", ".join(f"{x:,.0f}" for x in xs)
+            + ")"
+        )
+    heur = statistics.median(rows[1][1])
+    print(f"heuristic: {1e6 / heur:.1f} us per decision (median)")
+
+
+if __name__ == "__main__":
+    main()

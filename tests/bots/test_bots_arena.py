@@ -1,0 +1,131 @@
+"""The arena (a tiny one: it is a benchmark, not a test) and the analysis."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+from fourhundred.bots import make_bot
+from fourhundred.bots.analysis import analyse_record
+from fourhundred.bots.arena import ArenaConfig, play_pair, run_arena
+from fourhundred.engine import GameState, Phase, preset, record_from_state, view_for
+
+
+def test_a_bot_against_itself_scores_exactly_zero_per_pair() -> None:
+    a = [make_bot("heuristic"), make_bot("heuristic")]
+    b = [make_bot("heuristic"), make_bot("heuristic")]
+    played = 0
+    for i in range(12):
+        r = play_pair(i, 0, a, b, preset("standard"))
+        if r.margin is not None:
+            assert r.margin == 0.0  # the same deal, the seats swapped
+            played += 1
+    assert played >= 5
+
+
+def test_tiny_arena_reports_everything() -> None:
+    cfg = ArenaConfig("heuristic", "random", pairs=6, games=1, settings=preset("quick"), workers=1)
+    seen: list[str] = []
+    r = run_arena(cfg, lambda rep, kind: seen.append(kind))
+    d = r.to_dict()
+    assert seen.count("pair") == 6 and seen.count("game") == 1
+    assert d["pairs_played"] + d["pairs_dropped"] == 6
+    assert d["games"] == 2 and d["a_game_wins"] + d["b_game_wins"] + d["game_draws"] == 2
+    assert d["mean_points_per_deal"] > 0  # random bids are ruinous
+    for key in ("A", "B"):
+        bot = d["bots"][key]
+        assert bot["decisions"] > 0
+        assert 0 <= bot["bid_success"] <= 1
+        assert abs(bot["over_bid"] + bot["exact"] + bot["under_bid"] - 1) < 1e-9
+        assert bot["ms_p50"] <= bot["ms_p95"] <= bot["ms_max"]
+
+
+def test_arena_command_with_an_external_bot_and_json(tmp_path: Path) -> None:
+    example = Path(__file__).parents[2] / "examples" / "simple_bot.py"
+    proc = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "fourhundred.cli",
+            "arena",
+            f"cmd:{sys.executable} {example}",
+            "random",
+            "--pairs",
+            "3",
+            "--games",
+            "1",
+            "--json",
+            "--workers",
+            "2",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    assert proc.returncode == 0, proc.stderr
+    d = json.loads(proc.stdout)
+    assert d["pairs_played"] + d["pairs_dropped"] == 3
+    assert d["bots"]["A"]["faults"] == 0
+
+
+def test_arena_command_refuses_unknown_bots() -> None:
+    proc = subprocess.run(
+        [sys.executable, "-m", "fourhundred.cli", "arena", "genius", "random", "--pairs", "1"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert proc.returncode == 2
+    assert "unknown bot 'genius'" in proc.stderr
+
+
+def _one_hand_record(seed: int) -> dict[str, object] | None:
+    s = GameState(preset("standard"), first_dealer=0)
+    s.deal_random(seed=seed)
+    bots = [make_bot("heuristic") for _ in range(4)]
+    blunders = 0
+    while s.phase in (Phase.BID, Phase.PLAY):
+        v = view_for(s, s.turn)
+        a = bots[s.turn].choose(v)
+        if s.phase is Phase.PLAY and s.turn == 1 and len(v.legal or ()) > 1:
+            # Seat 1 plays its highest legal card every time: some of
+            # those throw tricks or winners away.
+            a = max(v.legal or ())
+            blunders += 1
+        s.apply(a)
+    return record_from_state(s).to_dict() if blunders else None
+
+
+def test_analysis_names_the_search_bid_and_costly_cards() -> None:
+    record = next(r for r in map(_one_hand_record, range(30)) if r is not None)
+    result = analyse_record(record, hand=0, deals=6, workers=1)
+    [hand] = result["hands"]
+    assert hand["hand"] == 0
+    assert [s["seat"] for s in hand["seats"]] == [0, 1, 2, 3]
+    for s in hand["seats"]:
+        assert isinstance(s["bid"], int) and isinstance(s["search_bid"], int)
+        for c in s["cards"]:
+            assert c["lost"] > 0 and c["played"] != c["search"]
+        assert s["lost"] >= 0
+    # The seat that played its highest card each time is the one with the
+    # most to regret.
+    worst = max(hand["seats"], key=lambda s: s["lost"])
+    assert worst["cards"]
+
+
+def test_analyse_command_refuses_a_bad_record(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"format": "fourhundred-record/1", "rules": {}, "hands": []}')
+    proc = subprocess.run(
+        [sys.executable, "-m", "fourhundred.cli", "analyse", str(bad)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert proc.returncode == 2
+    assert "not a valid game record" in proc.stderr

@@ -1,0 +1,86 @@
+"""The exact solver agrees with a plain minimax over the engine itself."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from fourhundred.bots.solver import Scorer, distinct_cards, solve_root
+from fourhundred.engine import GameState, Phase, cards_of, preset
+
+
+def _brute(state: GameState, team: int, base: list[int]) -> float:
+    """Minimax by the engine's own rules (clone + play), no pruning."""
+    legal = state.legal_mask()
+    maxing = (state.turn & 1) == team
+    best = None
+    for c in cards_of(legal):
+        s = state.clone()
+        s.play_unchecked(c)
+        v = _brute(s, team, base) if s.phase is Phase.PLAY else _final(s, team, base)
+        if best is None or (v > best if maxing else v < best):
+            best = v
+    assert best is not None
+    return best
+
+
+def _final(s: GameState, team: int, base: list[int]) -> float:
+    from fourhundred.bots.heuristic import GAME_BONUS
+
+    d = [s.scores[i] - base[i] for i in range(4)]
+    v = float(d[team] + d[team + 2] - d[1 - team] - d[3 - team])
+    if s.winner is not None:
+        bonus = 2 * GAME_BONUS if not any(d) else GAME_BONUS
+        v += bonus if s.winner == team else -bonus
+    return v
+
+
+def test_solver_matches_minimax(advance: Callable[..., GameState]) -> None:
+    checked = 0
+    for seed in range(60):
+        # Three tricks left (or a little less), from random play.
+        s = advance(seed, 4 + 40 + seed % 3)
+        if s.phase is not Phase.PLAY:
+            continue  # the random bids threw this deal in
+        if seed % 2:
+            s.scores = [38, 5, 20, -3]  # a game-deciding hand for team 0
+        team = s.turn & 1
+        base = list(s.scores)
+        sc = Scorer.from_state(s, team)
+        vals = solve_root(s.hands, s.current_trick, s.turn, s.tricks_won, sc)
+        assert sorted(vals) == cards_of(s.legal_mask())
+        for c, v in vals.items():
+            t = s.clone()
+            t.play_unchecked(c)
+            want = _brute(t, team, base) if t.phase is Phase.PLAY else _final(t, team, base)
+            assert v == want, (seed, c)
+        checked += 1
+        if checked == 15:
+            break
+    assert checked == 15
+
+
+def test_thirteen_bid_is_solved_as_game_win_or_loss() -> None:
+    st = preset("traditional")
+    s = GameState(st, first_dealer=3)
+    # Seat 0 holds every heart: bidding 13 it wins each trick it leads.
+    from fourhundred.engine import HEARTS_MASK, SUIT_MASKS
+
+    hands = [HEARTS_MASK, SUIT_MASKS[0], SUIT_MASKS[1], SUIT_MASKS[3]]
+    s.deal(hands)
+    s.bid(13)
+    for _ in range(3):
+        s.bid(2)
+    while s.n_tricks < 10:
+        s.play_unchecked(s.timeout_action())
+    vals = solve_root(s.hands, s.current_trick, s.turn, s.tricks_won, Scorer.from_state(s, 0))
+    assert set(vals.values()) == {60.0}
+
+
+def test_distinct_cards_keeps_one_of_touching_cards() -> None:
+    from fourhundred.engine import mask_of, parse_card
+
+    hand = mask_of(parse_card(c) for c in ["KS", "QS", "9S", "2H"])
+    in_play = hand | mask_of(parse_card(c) for c in ["JS", "AS", "3H"])
+    # KS and QS touch; 9S is apart (JS is still out); 2H is the only heart.
+    got = distinct_cards(hand, hand, in_play)
+    assert got == [parse_card("KS"), parse_card("9S"), parse_card("2H")]
