@@ -3,10 +3,12 @@ pool, are labelled in the room, and a game with bots is never rated."""
 
 from __future__ import annotations
 
+import asyncio
+
 from fh_server_helpers import Player, Server, choose, hand_index, saw
 
 
-async def test_one_player_and_three_bots(server: Server) -> None:
+async def test_one_player_and_three_bots(server: Server, backend: str) -> None:
     p = await Player(server, "Solo").guest()
     r = await p.http.post("/api/tables", json={"kind": "casual", "preset": "quick"})
     table = r.json()["table"]["id"]
@@ -41,4 +43,24 @@ async def test_one_player_and_three_bots(server: Server) -> None:
     await p.wait(lambda: saw(p, "game_over"))
     over = p.events("game_over")[0]
     assert over["reason"] == "abandoned" and over["rated"] is False
+    if backend == "sqlite":  # the analysis does not depend on the database
+        await check_analysis(p, table)
     await p.aclose()
+
+
+async def check_analysis(p: Player, table: str) -> None:
+    """The replay's analysis: asked for, computed in the background, served."""
+    r = await p.http.get(f"/api/games/{table}/analysis")
+    assert r.status_code in (200, 202), r.text
+    for _ in range(600):
+        if r.status_code == 200:
+            break
+        assert r.json()["status"] == "pending"
+        await asyncio.sleep(0.5)
+        r = await p.http.get(f"/api/games/{table}/analysis")
+    assert r.status_code == 200, r.text
+    analysis = r.json()
+    assert analysis["hands"] and analysis["hands"][0]["hand"] == 0
+    seats = analysis["hands"][0]["seats"]
+    assert {s["seat"] for s in seats} == {0, 1, 2, 3}
+    assert all(s["bid"] is not None for s in seats)

@@ -440,6 +440,23 @@ async def get_record(request: Request) -> Response:
     return json_response(row.record)
 
 
+async def get_analysis(request: Request) -> Response:
+    hub = hub_of(request)
+    row = await _finished(hub.store, request.path_params["game_id"])
+    assert row.record is not None
+    try:
+        analysis = request.app.state.analyses.get(row.id, row.record)
+    except RuntimeError as e:
+        raise ApiError(404, "not_found", str(e)) from None
+    if analysis is None:
+        return json_response(
+            {"status": "pending", "message": "the analysis is being computed: ask again soon"},
+            202,
+            headers={"Retry-After": "5"},
+        )
+    return json_response(analysis)
+
+
 async def _user_or_404(store: Store, user_id: str) -> User:
     user = await store.get_user(user_id) if len(user_id) <= 32 else None
     if user is None:
@@ -521,6 +538,7 @@ routes = [
     Route("/api/queue", queue, methods=["GET", "POST", "DELETE"]),
     Route("/api/games/{game_id}", get_game, methods=["GET"]),
     Route("/api/games/{game_id}/record", get_record, methods=["GET"]),
+    Route("/api/games/{game_id}/analysis", get_analysis, methods=["GET"]),
     Route("/api/users/{user_id}", get_user, methods=["GET"]),
     Route("/api/users/{user_id}/games", user_games, methods=["GET"]),
     Route("/api/leaderboard", leaderboard, methods=["GET"]),

@@ -19,6 +19,7 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 
 from fourhundred.store import Store
 
+from .analysis import Analyses
 from .api import ApiError, json_response, routes
 from .botpool import PoolBotRunner
 from .clock import SystemClock
@@ -101,6 +102,7 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
         hub = Hub(store, cfg, SystemClock(), bots, Metrics())
         app.state.hub = hub
         app.state.auth_buckets = {}
+        app.state.analyses = analyses = Analyses()
         await hub.start()
         # Start the bot processes now, not on the first bot's turn.
         warm = asyncio.create_task(bots.warm())
@@ -117,6 +119,7 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
             warm.cancel()
             await hub.stop()
             bots.close()
+            analyses.close()
             await store.close()
             log.info("server_stopped", node=cfg.node)
 
