@@ -121,8 +121,13 @@ def arena(  # noqa: PLR0917 - one parameter per command-line option
     ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
 ) -> None:
-    """Play duplicate pairs (and whole games) of bot A against bot B and
-    report A's points per deal over B with a 95% interval."""
+    """Duplicate pairs and whole games of bot A against bot B: A's points per deal over B.
+
+    Each deal is played twice with the teams' seats swapped (a pair where
+    either table is thrown in is dropped). Reports the mean margin with a
+    95% interval, bid success and over-/under-bid rates per bot, the
+    whole-game win rate and decision times (p50, p95, max).
+    """
     from rich.progress import (
         BarColumn,
         MofNCompleteColumn,
@@ -148,6 +153,7 @@ def arena(  # noqa: PLR0917 - one parameter per command-line option
         max_seconds=None if max_minutes is None else max_minutes * 60,
     )
     total = cfg.pairs + cfg.games
+    plain_log = not sys.stderr.isatty() and not sys.stdout.isatty()
     with Progress(
         TextColumn("[bold]{task.description}"),
         BarColumn(),
@@ -165,11 +171,12 @@ def arena(  # noqa: PLR0917 - one parameter per command-line option
             hw = report.half_width
             ci = f"± {hw:.2f}" if hw != float("inf") else ""
             games_txt = f" games {report.a_wins}-{report.b_wins}" if report.games else ""
-            progress.update(
-                task,
-                advance=1,
-                status=f"{report.mean:+.2f} {ci} pts/deal{games_txt}",
-            )
+            status = f"{report.mean:+.2f} {ci} pts/deal{games_txt}"
+            progress.update(task, advance=1, status=status)
+            done = len(report.margins) + report.dropped + report.games // 2
+            if plain_log and (done % 25 == 0 or done == total):
+                # No terminal to draw a bar on (a log file): a line now and then.
+                print(f"{done}/{total} {status} {report.seconds:.0f}s", file=sys.stderr, flush=True)
 
         try:
             report = run_arena(cfg, update)
@@ -192,8 +199,12 @@ def analyse(
     seed: Annotated[int, typer.Option("--seed", help="Seed of the sampled deals.")] = 0,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
 ) -> None:
-    """For each seat: what the search bot would have bid, and each card where
-    it would have played otherwise, with the expected points lost."""
+    """What the search bot would have bid and played, and the points each card cost.
+
+    For each seat of each hand (or of --hand H): the search bot's bid for
+    that hand, and every card where it would have played another one, with
+    the expected points lost (team points, its estimate over sampled deals).
+    """
     from rich.console import Console
     from rich.progress import Progress
 
@@ -255,8 +266,10 @@ def bot(
     ] = None,
     seed: Annotated[int | None, typer.Option("--seed", help="Seed of the bot's choices.")] = None,
 ) -> None:
-    """Run a built-in bot as a bot-protocol program (JSON lines on standard
-    input and output), for other hosts and tools."""
+    """Run a built-in bot as a bot-protocol program (JSON lines on stdin/stdout).
+
+    Other hosts and tools can then use our bots (bot-protocol.md).
+    """
     from . import BOTS, make_bot
     from .guest import serve
 
