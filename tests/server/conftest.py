@@ -43,7 +43,7 @@ def server(backend: str, databases: Databases, logs_dir: Path) -> Iterator[Serve
     s = Server(
         databases.new(backend),
         log_path=logs_dir / f"server-{backend}.log",
-        extra=["--auth-limit", "1000"],
+        extra=["--auth-limit", "1000", "--allowed-origin", "https://friend.example"],
     ).start()
     yield s
     s.stop()

@@ -348,6 +348,11 @@ async def test_http_inputs_are_checked(server: Server) -> None:
         )
         r = await c.post("/api/guest", json={"name": "Same"}, headers={"origin": server.url})
         assert r.status_code == 201
+        # An origin the operator allowed (--allowed-origin) is accepted too.
+        r = await c.post(
+            "/api/guest", json={"name": "Friend"}, headers={"origin": "https://friend.example"}
+        )
+        assert r.status_code == 201
 
 
 async def test_login_attempts_are_rate_limited(fast_server: Server) -> None:

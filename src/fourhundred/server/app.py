@@ -41,13 +41,14 @@ class OriginCheck:
     origin (CSRF): with ``SameSite=Lax`` cookies and JSON-only bodies this
     closes the door on cross-site forms."""
 
-    def __init__(self, app: ASGIApp) -> None:
+    def __init__(self, app: ASGIApp, allowed: tuple[str, ...] = ()) -> None:
         self.app = app
+        self.allowed = allowed
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] == "http" and scope["method"] in _UNSAFE:
             headers = {k.decode("latin-1"): v.decode("latin-1") for k, v in scope["headers"]}
-            if not origin_allowed(headers.get("origin"), headers.get("host")):
+            if not origin_allowed(headers.get("origin"), headers.get("host"), self.allowed):
                 response = ApiError(
                     403, "forbidden_origin", "cross-site request refused"
                 ).response()
@@ -136,7 +137,7 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
             WebSocketRoute("/ws", websocket_endpoint),
             Mount("/", StaticFiles(directory=cfg.web_dir, html=True, check_dir=False), name="web"),
         ],
-        middleware=[Middleware(OriginCheck)],
+        middleware=[Middleware(OriginCheck, allowed=cfg.allowed_origins)],
         exception_handlers=handlers,
         lifespan=lifespan,
     )

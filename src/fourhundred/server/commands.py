@@ -80,6 +80,12 @@ def register(app: typer.Typer) -> None:
             int,
             typer.Option(help="Logins and registrations per minute per client address.", min=1),
         ] = 10,
+        allowed_origin: Annotated[
+            list[str] | None,
+            typer.Option(
+                help="Another origin (https://host) allowed to use the API; repeat for more."
+            ),
+        ] = None,
         secure_cookies: Annotated[
             bool, typer.Option(help="Send the session cookie over HTTPS only.")
         ] = False,
@@ -118,6 +124,7 @@ def register(app: typer.Typer) -> None:
             secure_cookies=secure_cookies,
             log_json=log_json,
             auth_limit_per_minute=auth_limit,
+            allowed_origins=tuple(allowed_origin or ()),
         )
         print(f"fourhundred serving on http://{host}:{port}/", file=sys.stderr)
         uvicorn.run(

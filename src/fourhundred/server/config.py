@@ -69,6 +69,9 @@ class ServerConfig:
     """Events each table keeps in memory for clients that reconnect."""
     web_dir: Path = WEB_DIR
     log_json: bool = True
+    allowed_origins: tuple[str, ...] = ()
+    """Other origins (``https://host``) whose pages may call the API and open
+    sockets, besides the server's own."""
     auth_limit_per_minute: int = 10
     """Logins and registrations a client address may try per minute (burst too)."""
     ranked_timer: int = 30

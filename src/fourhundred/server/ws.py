@@ -14,6 +14,7 @@ import asyncio
 import contextlib
 import secrets
 from collections import deque
+from collections.abc import Collection
 from typing import Any, Final
 
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
@@ -42,16 +43,21 @@ OUTBOX: Final = 4096
 RECENT_IDS: Final = 1024
 
 
-def origin_allowed(origin: str | None, host: str | None) -> bool:
-    """A browser's ``Origin`` must be this server's own (no header: not a
-    browser, allowed).
+def origin_allowed(origin: str | None, host: str | None, allowed: Collection[str] = ()) -> bool:
+    """A browser's ``Origin`` must be this server's own, or one of
+    ``allowed`` (a site served elsewhere, or a proxy that rewrites ``Host``);
+    no header: not a browser, allowed.
 
     >>> origin_allowed("http://127.0.0.1:8400", "127.0.0.1:8400")
     True
     >>> origin_allowed("https://evil.example", "127.0.0.1:8400")
     False
+    >>> origin_allowed("https://play.example", "10.0.0.5:8400", ["https://play.example"])
+    True
     """
     if origin is None:
+        return True
+    if origin in allowed:
         return True
     if origin == "null" or host is None:
         return False
@@ -134,7 +140,8 @@ def _error(cmd_id: int | str | None, code: str, message: str) -> bytes:
 
 async def websocket_endpoint(ws: WebSocket) -> None:
     hub: Hub = ws.app.state.hub
-    if not origin_allowed(ws.headers.get("origin"), ws.headers.get("host")):
+    origin, host = ws.headers.get("origin"), ws.headers.get("host")
+    if not origin_allowed(origin, host, hub.config.allowed_origins):
         await ws.close(4403)
         return
     user = await user_for_token(hub.store, ws.cookies.get(COOKIE), hub.clock.now_ms())
