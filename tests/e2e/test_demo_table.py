@@ -80,7 +80,7 @@ def test_hand_is_sorted_by_suit_with_hearts_first_and_marked_trumps(demo: Any) -
         assert page.locator(f'.hand button[data-card="{card}"]').evaluate(
             "e => e.classList.contains('trump')"
         ) == (card[1] == "H")
-    assert page.locator(".trump-chip").inner_text() == "Hearts are trumps"
+    assert page.locator(".table-info .trump-chip").inner_text() == "Hearts are trumps"
 
 
 def test_seats_show_names_bids_tricks_dealer_bots_and_dropped_players(demo: Any) -> None:

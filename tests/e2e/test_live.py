@@ -346,3 +346,38 @@ def test_a_360_px_phone_shows_the_whole_table_without_sideways_scrolling(
         outside = [b for b in boxes if b["left"] < 0 or b["right"] > PHONE["width"] + 0.5]
         assert outside == []
         act(page)
+
+
+def test_spectators_see_no_hand_and_chat_on_their_own_channel(pages: Any, server: str) -> None:
+    player = pages.new()
+    as_guest(player, server, "Host")
+    create_table(player, kind="Casual")
+    table_url = player.url
+    watcher = pages.new()
+    as_guest(watcher, server, "Watcher")
+    # The Casual table is listed in the lobby while it waits for players.
+    watcher.reload()
+    watcher.locator(".table-row").filter(has_text="Host").first.wait_for()
+    player.get_by_role("button", name="Fill empty seats with bots").click()
+    player.locator(".table-screen").wait_for(timeout=20000)
+    watcher.goto(table_url.replace("?sit=1", ""))
+    watcher.locator(".table-screen").wait_for(timeout=20000)
+    assert "You are watching" in watcher.locator(".game-banner").inner_text()
+    deadline = time.monotonic() + 60
+    while not watcher.locator(".trick .card.played").count():
+        if time.monotonic() > deadline:
+            pytest.fail("the spectator never saw a card played")
+        if not act(player):
+            watcher.wait_for_timeout(50)
+    assert watcher.locator(".hand").count() == 0
+    assert watcher.locator(".bid-panel").count() == 0
+    # Chat: the player's message reaches the spectator; the spectator's own
+    # message is marked as from the spectators.
+    player.get_by_role("textbox", name="Message").fill("yalla!")
+    player.get_by_role("button", name="Send").click()
+    watcher.locator(".chat-msg").filter(has_text="yalla!").wait_for()
+    watcher.get_by_role("textbox", name="Message").fill("good luck")
+    watcher.get_by_role("button", name="Send").click()
+    mine = watcher.locator(".chat-msg").filter(has_text="good luck")
+    mine.wait_for()
+    assert mine.locator(".badge").inner_text() == "watching"

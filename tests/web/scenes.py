@@ -262,8 +262,11 @@ def players(
 # ---------------------------------------------------------------- scenes
 
 
-def build_scenes() -> dict[str, dict[str, Any]]:
-    """Every demo scene by name (deterministic)."""
+def build_scenes(*, analysis: bool = False) -> dict[str, dict[str, Any]]:
+    """Every demo scene by name (deterministic). With ``analysis`` the
+    replay scene carries the post-hand analysis of its game (the search
+    bot's, so it changes when the bot does; the currency test leaves it
+    out)."""
     scenes: dict[str, dict[str, Any]] = {}
     me = user(0)
 
@@ -356,7 +359,13 @@ def build_scenes() -> dict[str, dict[str, Any]]:
         "frame": snapshot(s, 0, players(), kind="ranked"),
         "game": game,
     }
-    scenes["replay"] = {"screen": "replay", "game": game, "record": record_from_state(s).to_dict()}
+    record = record_from_state(s).to_dict()
+    scenes["replay"] = {"screen": "replay", "game": game, "record": record, "analysis": None}
+    if analysis:
+        from fourhundred.bots.analysis import analyse_record
+
+        # Few deals per decision keep this quick; one worker keeps it repeatable.
+        scenes["replay"]["analysis"] = analyse_record(record, deals=6, seed=1, workers=1)
 
     waiting = "waiting"
     scenes["lobby"] = {
@@ -445,6 +454,7 @@ def build_scenes() -> dict[str, dict[str, Any]]:
                 finished_ms=T0 - 86400000 * i,
                 winner=i % 2,
                 rated=i % 3 == 0,
+                players=[dict(p, won=p["team"] == i % 2) for p in game["players"]],
             )
             for i in range(6)
         ],
@@ -473,7 +483,34 @@ def build_scenes() -> dict[str, dict[str, Any]]:
             )
         ],
     }
+    for name in AR_SCENES:
+        scenes[f"{name}_ar"] = arabic(scenes[name])
     return scenes
+
+
+# Arabic versions of the scenes use Arabic names (the screenshots of the
+# Arabic pages should look like an Arabic table, not only translated chrome).
+AR_NAMES = {
+    **dict(zip(NAMES, NAMES_AR, strict=True)),
+    "Sami": "سامي",
+    "Hala": "هالة",
+    "Omar": "عمر",
+    "Ziad": "زياد",
+    "yalla!": "يلا!",
+    "nice trump!": "حلوة!",
+}
+AR_SCENES = ("lobby", "room", "play", "over", "replay", "profile", "leaderboard")
+
+
+def arabic(scene: dict[str, Any]) -> dict[str, Any]:
+    """The scene with every name (and chat line) in Arabic."""
+    text = json.dumps(scene, ensure_ascii=False)
+    for latin, ar in AR_NAMES.items():
+        text = text.replace(
+            json.dumps(latin, ensure_ascii=False), json.dumps(ar, ensure_ascii=False)
+        )
+    out: dict[str, Any] = json.loads(text)
+    return out
 
 
 def render(scene: dict[str, Any]) -> str:
@@ -483,7 +520,7 @@ def render(scene: dict[str, Any]) -> str:
 
 def main() -> None:
     DEMO_DIR.mkdir(parents=True, exist_ok=True)
-    for name, scene in build_scenes().items():
+    for name, scene in build_scenes(analysis=True).items():
         path = DEMO_DIR / f"{name}.json"
         path.write_text(render(scene), encoding="utf-8")
         print(f"wrote {path}")

@@ -26,7 +26,15 @@ def test_committed_scenes_are_current() -> None:
     stale = []
     for name, scene in scenes.items():
         path = mod.DEMO_DIR / f"{name}.json"
-        if not path.exists() or path.read_text(encoding="utf-8") != mod.render(scene):
+        if not path.exists():
+            stale.append(name)
+            continue
+        committed = json.loads(path.read_text(encoding="utf-8"))
+        # The analysis is the search bot's opinion: it moves when the bot does.
+        if name.startswith("replay"):
+            assert committed["analysis"]["hands"], name
+            committed["analysis"] = None
+        if mod.render(committed) != mod.render(scene):
             stale.append(name)
     extra = sorted(p.stem for p in mod.DEMO_DIR.glob("*.json") if p.stem not in scenes)
     assert stale == [], "run: python tests/web/scenes.py"

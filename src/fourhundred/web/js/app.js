@@ -103,7 +103,8 @@ const LOGO =
   '<path d="M23 30c-1-1-8-5-8-10 0-3 2-5 4-5 2 0 3 1 4 2 1-1 2-2 4-2 2 0 4 2 4 5 0 5-7 9-8 10z" fill="#c3202f" transform="rotate(8 23 21)"/></svg>';
 
 function renderShell() {
-  document.body.classList.toggle("at-table", ctx.route.name === "table" || ctx.route.name === "replay");
+  const playing = ctx.route.name === "table" && ctx.ts.room && ctx.ts.status !== "waiting";
+  document.body.classList.toggle("at-table", Boolean(playing) || ctx.route.name === "replay");
   document.documentElement.lang = lang();
   document.documentElement.dir = lang() === "ar" ? "rtl" : "ltr";
   document.title = t("page_title");

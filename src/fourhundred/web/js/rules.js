@@ -147,10 +147,15 @@ export function describeSettings(settings) {
   }));
 }
 
-/** A one-line summary for lobby lists: "Standard · 41 · Lebanese". */
-export function summary(settings) {
-  const p = presetOf(settings);
-  const parts = [p ? t(`preset.${p}`) : t("preset.custom"), t("points", { n: settings.target })];
+/** A one-line summary for lobby lists: "Standard · 41 points · Lebanese".
+ * `preset` and `changes` are the server's (the preset the host started from
+ * and what was changed); without them the preset is recognised if equal. */
+export function summary(settings, preset = null, changes = null) {
+  const base = preset && PRESETS[preset] ? preset : presetOf(settings);
+  const changed = preset ? Object.keys(changes || {}).length > 0 : base === null;
+  let name = base ? t(`preset.${base}`) : t("preset.custom");
+  if (base && changed) name = t("preset.changed", { name });
+  const parts = [name, t("points", { n: settings.target })];
   parts.push(t(`set.scoring.${settings.scoring}`));
   if (settings.thirteen_bid) parts.push(t("set.thirteen_bid.short"));
   if (settings.big_bids !== "none") parts.push(t(`set.big_bids.${settings.big_bids}`));

@@ -424,7 +424,7 @@ function teamBanner(model) {
         { class: "team-scores num" },
         h("b", {}, num(v.scores[a] + v.scores[b])),
         " ",
-        h("small", { dir: "ltr" }, `${v.scores[a]} + ${v.scores[b]}`),
+        h("small", { dir: "ltr" }, `${v.scores[a]} / ${v.scores[b]}`),
       ),
     );
   };
@@ -471,6 +471,7 @@ export function renderTable(root, model, handlers = {}) {
     "div",
     { class: ["felt", model.you === null && "spectating"] },
     plates,
+    info,
     trickArea(model, state),
   );
   const faceUp = model.hands
@@ -497,7 +498,13 @@ export function renderTable(root, model, handlers = {}) {
     h(
       "div",
       { class: ["table-screen", `phase-${v.phase}`, model.hands && "replaying"] },
-      h("div", { class: "table-head" }, teamBanner(model), info, tools),
+      h(
+        "div",
+        { class: "table-head" },
+        teamBanner(model),
+        h("span", { class: "chip trump-chip phone-only", html: suitIcon("H", 14) }, h("span", {}, t("trumps"))),
+        tools,
+      ),
       felt,
       status,
       notice,

@@ -39,6 +39,10 @@ export function openDialog({ title, body, actions = [], className = "", onClose 
   });
   document.body.appendChild(dialog);
   dialog.showModal();
+  // Start on the dialog itself (its title is read out); Tab goes on to the
+  // controls. Focusing the first control would flash a ring on "close".
+  dialog.tabIndex = -1;
+  dialog.focus();
   return dialog;
 }
 

@@ -118,6 +118,7 @@ export const ar = {
   "preset.syrian.note": "الطلب من واحد، حساب كلاسيكي، وأقل طلب لا يرتفع.",
   "preset.quick": "السريعة",
   "preset.quick.note": "اللعبة المعتادة حتى 31 نقطة.",
+  "preset.changed": "{name} معدّلة",
   "preset.custom": "قواعد خاصة",
   all_settings: "كل الإعدادات",
   targets_offered: "أهداف معتادة",
@@ -333,9 +334,12 @@ export const ar = {
   "analysis.title": "التحليل",
   "analysis.none": "تحليل ما بعد الجولة غير متوفر لهذه المباراة.",
   "analysis.no_hand": "لا تحليل لهذه الجولة.",
-  "analysis.bid": "طلب {bid}؛ يقترح التحليل {better}.",
-  "analysis.bid_ok": "طلب كما كان التحليل سيطلب.",
-  "analysis.card": "{card} بدل {better}: خسارة نحو {loss} نقطة.",
+  "analysis.bid": "طلب {bid}؛ التحليل يفضّل {better} (أكثر بنحو {pts}).",
+  "analysis.bid_ok": "طلب {bid}، كما كان التحليل سيطلب.",
+  "analysis.cards_ok": "لعب كل ورقة كما كان التحليل سيلعبها.",
+  "analysis.remark": "التحليل: كانت {better} أفضل (بنحو {pts}).",
+  "analysis.help": "ما كان روبوت البحث سيفعله بالمعلومات نفسها، والنقاط المتوقع خسارتها بكل خيار. دليل لا حكم.",
+  "analysis.card": "اللمّة {trick}: {card}؛ كانت {better} أفضل بنحو {pts}.",
 
   // profile and leaderboard
   "profile.stats": "الإحصاءات",

@@ -93,6 +93,7 @@ export const en = {
   "preset.syrian.note": "Bids from 1, classic scoring, the lowest bid never rises.",
   "preset.quick": "Quick",
   "preset.quick.note": "The standard game to 31 points.",
+  "preset.changed": "{name}, changed",
   "preset.custom": "Custom rules",
   all_settings: "Every setting",
   targets_offered: "Usual targets",
@@ -294,9 +295,12 @@ export const en = {
   "analysis.title": "Analysis",
   "analysis.none": "The post-hand analysis is not available for this game.",
   "analysis.no_hand": "No analysis for this hand.",
-  "analysis.bid": "bid {bid}; the analysis suggests {better}.",
-  "analysis.bid_ok": "bid as the analysis would.",
-  "analysis.card": "{card} instead of {better}: about {loss} points lost.",
+  "analysis.bid": "bid {bid}; the analysis prefers {better} (about {pts} more).",
+  "analysis.bid_ok": "bid {bid}, as the analysis would.",
+  "analysis.cards_ok": "Played every card as the analysis would.",
+  "analysis.remark": "Analysis: {better} was better (about {pts}).",
+  "analysis.help": "What the search bot would have done with the same view, and the expected points each choice lost. A guide, not a verdict.",
+  "analysis.card": "Trick {trick}: {card}; {better} was better by about {pts}.",
 
   // profile and leaderboard
   "profile.stats": "Statistics",

@@ -2,6 +2,7 @@
 // create a table, join by invite, Casual tables with open seats, games to
 // watch and the Ranked queue.
 
+import { cardFace } from "../cards.js";
 import { h, mount } from "../dom.js";
 import { t } from "../i18n.js";
 import { api } from "../net.js";
@@ -139,6 +140,11 @@ export function renderSignedOut(ctx, root) {
       h(
         "section",
         { class: "hero" },
+        h(
+          "div",
+          { class: "hero-fan", "aria-hidden": "true" },
+          ["AH", "KS", "QD", "JC", "TH"].map((c, i) => h("span", { class: "card", style: { "--i": i - 2 }, html: cardFace(c) })),
+        ),
         h("h1", {}, t("hero.title")),
         h("p", { class: "tagline" }, t("hero.tagline")),
         h("p", { class: "lede" }, t("hero.lede")),
@@ -174,7 +180,7 @@ function tableRow(ctx, room, action) {
     h(
       "div",
       { class: "table-row-main" },
-      h("div", { class: "table-row-title" }, h("span", { class: `kind-chip kind-${room.kind}` }, t(`kind.${room.kind}`)), " ", summary(room.settings)),
+      h("div", { class: "table-row-title" }, h("span", { class: `kind-chip kind-${room.kind}` }, t(`kind.${room.kind}`)), " ", summary(room.settings, room.preset, room.changes)),
       h("div", { class: "table-row-sub" }, t("seconds_turn", { n: room.timer }), " · ", action === "watch" ? t("spectators_n", { n: room.spectators }) : t("open_seats_n", { n: room.open_seats })),
       seatDots(room),
     ),
@@ -183,7 +189,7 @@ function tableRow(ctx, room, action) {
       {
         type: "button",
         class: action === "watch" ? "secondary" : "primary",
-        "aria-label": `${label}: ${summary(room.settings)}`,
+        "aria-label": `${label}: ${summary(room.settings, room.preset, room.changes)}`,
         onclick: () => ctx.go(`#/table/${encodeURIComponent(room.id)}${action === "join" ? "?sit=1" : ""}`),
       },
       label,

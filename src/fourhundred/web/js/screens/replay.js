@@ -30,40 +30,86 @@ function describe(model, frame) {
   return t("replay.played", { name, card: cardName(a.card) });
 }
 
+/** The analysis of this hand (fourhundred analyse --json's format). */
+function handAnalysis(rs) {
+  return rs.analysis?.hands?.find((x) => x.hand === rs.hand) || null;
+}
+
+/** The analysis's remark on the action just shown, if it had one. */
+function remarkOn(rs, frame) {
+  const a = frame.action;
+  const hand = handAnalysis(rs);
+  if (!a || !hand || a.card === undefined) return null;
+  const entry = hand.seats.find((x) => x.seat === a.seat);
+  const c = entry?.cards.find((x) => x.played === a.card);
+  return c ? t("analysis.remark", { better: cardName(c.search), pts: t("points", { n: c.lost }) }) : null;
+}
+
+function remark(rs, frame) {
+  const text = remarkOn(rs, frame);
+  return text ? h("span", { class: "remark" }, " ", text) : null;
+}
+
 function analysisPanel(rs, model) {
-  const a = rs.analysis;
-  const hand = a?.hands?.find((x) => x.hand_index === rs.hand || x.hand === rs.hand);
+  const hand = handAnalysis(rs);
   let body;
-  if (!a) body = h("p", { class: "muted" }, t("analysis.none"));
+  if (!rs.analysis) body = h("p", { class: "muted" }, t("analysis.none"));
   else if (!hand) body = h("p", { class: "muted" }, t("analysis.no_hand"));
   else {
-    const seats = hand.seats || [];
     body = h(
       "ul",
       { class: "analysis" },
-      seats.map((s) =>
+      hand.seats.map((s) =>
         h(
           "li",
           {},
           h("b", {}, h("bdi", { class: "user", translate: "no" }, seatName(model, s.seat))),
           " ",
-          s.suggested_bid !== undefined && s.suggested_bid !== s.bid
-            ? t("analysis.bid", { bid: s.bid, better: s.suggested_bid })
-            : t("analysis.bid_ok"),
-          (s.mistakes || []).length
+          s.search_bid !== null && s.search_bid !== s.bid
+            ? t("analysis.bid", { bid: s.bid, better: s.search_bid, pts: t("points", { n: s.bid_lost ?? 0 }) })
+            : t("analysis.bid_ok", { bid: s.bid }),
+          s.cards.length
             ? h(
                 "ul",
                 {},
-                s.mistakes.map((m) =>
-                  h("li", {}, t("analysis.card", { card: cardName(m.played), better: cardName(m.suggested), loss: m.loss?.toFixed ? m.loss.toFixed(1) : m.loss })),
+                s.cards.map((c) =>
+                  h("li", {}, t("analysis.card", { trick: c.trick, card: cardName(c.played), better: cardName(c.search), pts: t("points", { n: c.lost }) })),
                 ),
               )
-            : null,
+            : h("div", { class: "muted" }, t("analysis.cards_ok")),
         ),
       ),
     );
   }
-  return h("section", { class: "panel", "aria-labelledby": "analysis-title" }, h("h2", { id: "analysis-title", class: "panel-title" }, t("analysis.title")), body);
+  return h(
+    "section",
+    { class: "panel", "aria-labelledby": "analysis-title" },
+    h("h2", { id: "analysis-title", class: "panel-title" }, t("analysis.title")),
+    rs.analysis ? h("p", { class: "muted small-print" }, t("analysis.help")) : null,
+    body,
+  );
+}
+
+// Player controls drawn as SVG (icon fonts and emoji differ between systems).
+// They point the way time runs in the page: mirrored in Arabic.
+const ICONS = {
+  first: "M6 5h2v14H6zM20 5v14L9 12z",
+  prev: "M18 5v14L7 12z",
+  play: "M7 5v14l11-7z",
+  pause: "M7 5h4v14H7zM13 5h4v14h-4z",
+  next: "M6 5v14l11-7z",
+  last: "M16 5h2v14h-2zM4 5v14l11-7z",
+};
+
+function iconButton(key, label, path, onclick) {
+  return h("button", {
+    type: "button",
+    class: ["icon-btn", key !== "r-play" && "flip-rtl"],
+    dataset: { key },
+    "aria-label": label,
+    onclick,
+    html: `<svg viewBox="0 0 24 24" width="20" height="20" aria-hidden="true" focusable="false"><path d="${path}" fill="currentColor"/></svg>`,
+  });
 }
 
 export function renderReplay(ctx, root, rs) {
@@ -123,11 +169,11 @@ export function renderReplay(ctx, root, rs) {
       { id: "replay-hand", onchange: (e) => go(Number(e.target.value), 0) },
       rs.played.hands.map((_, i) => h("option", { value: i, selected: i === rs.hand }, t("hand_n", { n: i + 1 }))),
     ),
-    h("button", { type: "button", class: "icon-btn", dataset: { key: "r-first" }, "aria-label": t("replay.first"), onclick: () => go(rs.hand, 0) }, "⏮"),
-    h("button", { type: "button", class: "icon-btn", dataset: { key: "r-prev" }, "aria-label": t("replay.prev"), onclick: prev }, "◀"),
-    h("button", { type: "button", class: "icon-btn", dataset: { key: "r-play" }, "aria-label": rs.timer ? t("replay.pause") : t("replay.play"), onclick: play }, rs.timer ? "⏸" : "▶"),
-    h("button", { type: "button", class: "icon-btn", dataset: { key: "r-next" }, "aria-label": t("replay.next"), onclick: next }, "▶|"),
-    h("button", { type: "button", class: "icon-btn", dataset: { key: "r-last" }, "aria-label": t("replay.last"), onclick: () => go(rs.hand, "end") }, "⏭"),
+    iconButton("r-first", t("replay.first"), ICONS.first, () => go(rs.hand, 0)),
+    iconButton("r-prev", t("replay.prev"), ICONS.prev, prev),
+    iconButton("r-play", rs.timer ? t("replay.pause") : t("replay.play"), rs.timer ? ICONS.pause : ICONS.play, play),
+    iconButton("r-next", t("replay.next"), ICONS.next, next),
+    iconButton("r-last", t("replay.last"), ICONS.last, () => go(rs.hand, "end")),
     h("label", { for: "replay-step", class: "sr-only" }, t("replay.step")),
     h("input", { id: "replay-step", type: "range", min: 0, max: last, value: rs.step, dataset: { key: "r-step" }, oninput: (e) => go(rs.hand, Number(e.target.value)) }),
     h("span", { class: "replay-pos num" }, `${rs.step}/${last}`),
@@ -151,7 +197,7 @@ export function renderReplay(ctx, root, rs) {
   const tableRoot = rs.tableRoot;
   mount(
     main,
-    h("div", { class: "replay-head" }, h("h1", { class: "page-title" }, t("replay.title")), controls, h("p", { class: "replay-action", role: "status" }, describe(model, frame)), handResult),
+    h("div", { class: "replay-head" }, h("h1", { class: "page-title" }, t("replay.title")), controls, h("p", { class: "replay-action", role: "status" }, describe(model, frame), remark(rs, frame)), handResult),
     h(
       "div",
       { class: "game" },

@@ -2,7 +2,7 @@
 // words, the invite link, and the host's controls (settings and timer, add
 // a bot, move, remove, fill and start).
 
-import { copyText, h } from "../dom.js";
+import { copyText, h, mount } from "../dom.js";
 import { seatLabel, t } from "../i18n.js";
 import { seatInfo } from "../state.js";
 import { chatPanel, openDialog, settingsForm, settingsList } from "../ui.js";
@@ -116,6 +116,7 @@ export function renderRoom(ctx, root) {
           {
             type: "button",
             class: me.ready ? "secondary" : "primary big",
+            dataset: { key: "ready" },
             "aria-pressed": String(Boolean(me.ready)),
             onclick: () => ctx.cmd("ready", { ready: !me.ready }),
           },
@@ -124,7 +125,8 @@ export function renderRoom(ctx, root) {
       : null;
   const startHint =
     filled < 4 ? t("room.waiting_players", { n: 4 - filled }) : ready < 4 ? t("room.waiting_ready", { n: 4 - ready }) : t("room.starting");
-  root.replaceChildren(
+  mount(
+    root,
     h(
       "div",
       { class: "room" },
@@ -132,7 +134,7 @@ export function renderRoom(ctx, root) {
         "div",
         { class: "room-head" },
         h("h1", { class: "page-title" }, t("room.title"), " ", h("span", { class: `kind-chip kind-${room.kind}` }, t(`kind.${room.kind}`))),
-        h("p", { class: "start-hint", role: "status" }, startHint),
+        h("div", { class: "room-head-actions" }, h("p", { class: "start-hint", role: "status" }, startHint), readyButton),
       ),
       h(
         "div",
@@ -146,7 +148,7 @@ export function renderRoom(ctx, root) {
             h("h2", { id: "seats-title" }, t("room.seats_title")),
             h("p", { class: "muted" }, t("room.teams_help")),
             h("div", { class: "teams-grid" }, teams),
-            h("div", { class: "room-actions" }, readyButton, hostTools, seated ? h("button", { type: "button", class: "ghost", onclick: () => ctx.leaveTable() }, t("room.leave")) : null),
+            h("div", { class: "room-actions" }, hostTools, seated ? h("button", { type: "button", class: "ghost", onclick: () => ctx.leaveTable() }, t("room.leave")) : null),
           ),
           h(
             "section",
