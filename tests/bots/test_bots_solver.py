@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable
 
 from fourhundred.bots.solver import Scorer, distinct_cards, solve_root
@@ -84,3 +85,37 @@ def test_distinct_cards_keeps_one_of_touching_cards() -> None:
     # KS and QS touch; 9S is apart (JS is still out); 2H is the only heart.
     got = distinct_cards(hand, hand, in_play)
     assert got == [parse_card("KS"), parse_card("9S"), parse_card("2H")]
+
+
+def test_search_keeps_the_heuristic_choice_unless_the_deals_say_otherwise() -> None:
+    from fourhundred.bots.search import Tally, pick
+
+    t = Tally()
+    # Card 5 looks better on average, but only by noise against card 3.
+    for v3, v5 in [(1, 3), (2, 0), (0, 3), (3, 1)]:
+        t.add(3, v3)
+        t.add(5, v5)
+    assert pick(t, 3, 1.0) == 3
+    # Card 7 beats card 3 on every deal: taken.
+    for v in (3, 4, 2, 5):
+        t.add(7, v)
+    assert pick(t, 3, 1.0) == 7
+
+
+def test_touching_cards_share_one_candidate() -> None:
+    from fourhundred.bots.knowledge import Knowledge
+    from fourhundred.bots.search import representative
+    from fourhundred.engine import parse_card, view_for
+
+    s = GameState(first_dealer=3)
+    s.deal_random(seed=12)
+    k = Knowledge.from_view(view_for(s, 0))
+    hand = [c for c in range(52) if k.hand >> c & 1]
+    # Find two touching cards of one suit in this hand.
+    pairs = [(a, b) for a, b in itertools.pairwise(hand) if b == a + 1 and a // 13 == b // 13]
+    assert pairs
+    low, high = pairs[0]
+    cands = {high: 0.0}
+    assert representative(low, cands, k) == high
+    assert representative(high, cands, k) == high
+    del parse_card

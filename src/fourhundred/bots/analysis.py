@@ -31,8 +31,9 @@ from fourhundred.engine import (
 )
 from fourhundred.engine.cards import card_from_name
 
-from .knowledge import ABOVE
-from .search import Tally, evaluate, exact_tricks_for
+from .heuristic import HeuristicBot
+from .knowledge import Knowledge
+from .search import Z_SCORE, Tally, evaluate, exact_tricks_for, pick, representative
 
 __all__ = ["Decision", "analyse_record", "decisions_of"]
 
@@ -99,31 +100,9 @@ def decisions_of(record: dict[str, Any], hand: int | None = None) -> list[Decisi
     return out
 
 
-def _values(args: tuple[View, int, int, int]) -> dict[int, float]:
+def _tally(args: tuple[View, int, int, int]) -> Tally:
     view, seed, deals, exact = args
-    t: Tally = evaluate(view, seed, float("inf"), deals, exact)
-    return {a: t.mean(a) for a in t.counts}
-
-
-def _representative(card: int, values: dict[int, float], view: View) -> int:
-    """The candidate that stands for ``card`` (touching cards are one)."""
-    if card in values:
-        return card
-    gone = 0
-    for t in view.tricks:
-        for c in t.cards:
-            gone |= 1 << c
-    trick_cards = 0
-    if view.tricks and view.tricks[-1].winner is None:
-        trick_cards = mask_of(view.tricks[-1].cards)
-    in_play = (((1 << 52) - 1) & ~gone) | trick_cards
-    above = ABOVE[card] & in_play
-    while above:
-        nxt = (above & -above).bit_length() - 1
-        if nxt in values:
-            return nxt
-        above &= above - 1
-    return card
+    return evaluate(view, seed, float("inf"), deals, exact)
 
 
 def analyse_record(
@@ -143,45 +122,49 @@ def analyse_record(
     exact = exact_tricks_for(2000)
     jobs = [(d.view, seed * 1_000_003 + i, deals, exact) for i, d in enumerate(ds)]
     n_workers = workers or (os.cpu_count() or 1)
-    results: list[dict[int, float]] = []
+    results: list[Tally] = []
     if n_workers > 1 and len(jobs) > 1:
         ctx = multiprocessing.get_context("spawn")
         with ctx.Pool(n_workers) as pool:
-            for i, r in enumerate(pool.imap(_values, jobs, chunksize=1)):
+            for i, r in enumerate(pool.imap(_tally, jobs, chunksize=1)):
                 results.append(r)
                 if progress:
                     progress(i + 1, len(jobs))
     else:
         for i, job in enumerate(jobs):
-            results.append(_values(job))
+            results.append(_tally(job))
             if progress:
                 progress(i + 1, len(jobs))
     hands: dict[int, dict[int, dict[str, Any]]] = {}
-    for d, vals in zip(ds, results, strict=True):
+    heuristic = HeuristicBot()
+    for d, tally in zip(ds, results, strict=True):
+        vals = {a: tally.mean(a) for a in tally.values}
         d.values = vals
         seats = hands.setdefault(d.hand, {})
         entry = seats.setdefault(
             d.seat, {"seat": d.seat, "bid": None, "search_bid": None, "cards": [], "lost": 0.0}
         )
+        # What the search bot itself would do: the heuristic's choice unless
+        # its deals show something better by more than their noise.
+        prior = heuristic.choose(d.view)
         if d.kind == "bid":
             entry["bid"] = d.played - BID_BASE
-            if vals:
-                best = max(vals, key=lambda a: (vals[a], -a))
-                entry["search_bid"] = best - BID_BASE
-                entry["bid_values"] = {
-                    str(a - BID_BASE): round(v, 2) for a, v in sorted(vals.items())
-                }
-                if d.played in vals:
-                    lost = max(0.0, vals[best] - vals[d.played])
-                    entry["bid_lost"] = round(lost, 2)
-                    entry["lost"] += lost
-            else:
+            if not vals:
                 entry["search_bid"] = entry["bid"]
+                continue
+            best = pick(tally, prior, Z_SCORE)
+            entry["search_bid"] = best - BID_BASE
+            entry["bid_values"] = {str(a - BID_BASE): round(v, 2) for a, v in sorted(vals.items())}
+            if d.played in vals and best != d.played:
+                lost = max(0.0, vals[best] - vals[d.played])
+                entry["bid_lost"] = round(lost, 2)
+                entry["lost"] += lost
             continue
         if not vals:
             continue
-        best = max(vals, key=lambda a: vals[a])
-        rep = _representative(d.played, vals, d.view)
+        k = Knowledge.from_view(d.view)
+        best = pick(tally, representative(prior, vals, k), Z_SCORE)
+        rep = representative(d.played, vals, k)
         if rep == best or rep not in vals:
             continue
         lost = vals[best] - vals[rep]

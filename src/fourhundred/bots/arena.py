@@ -39,6 +39,7 @@ from fourhundred.engine import (
 
 from . import make_bot
 from .base import Bot
+from .heuristic import GAME_BONUS
 
 __all__ = [
     "ArenaConfig",
@@ -194,9 +195,7 @@ def play_pair(index: int, seed: int, a: list[Bot], b: list[Bot], settings: Setti
         d = h.deltas
         team_pts = (d[0] + d[2], d[1] + d[3])
         if state.phase is Phase.OVER and state.winner is not None and not any(d):
-            # A 13 bid decided the game: count it as the game bonus.
-            from .heuristic import GAME_BONUS
-
+            # A 13 bid decided the game: count it as twice the game bonus.
             won = GAME_BONUS * 2
             team_pts = (won, -won) if state.winner == 0 else (-won, won)
         margin += team_pts[team_a] - team_pts[1 - team_a]

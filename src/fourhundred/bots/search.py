@@ -32,6 +32,7 @@ import multiprocessing
 import os
 import random
 import time
+from collections.abc import Mapping
 from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass, field
 from typing import Final
@@ -54,11 +55,20 @@ from .heuristic import (
     estimate_tricks,
     heuristic_bid,
 )
-from .knowledge import SUIT_MASKS, SUIT_OF, Knowledge
+from .knowledge import ABOVE, SUIT_MASKS, SUIT_OF, Knowledge
 from .sampling import sample_hands
 from .solver import Scorer, distinct_cards, solve_root
 
-__all__ = ["DEFAULT_BUDGET_MS", "SearchBot", "Tally", "evaluate"]
+__all__ = [
+    "DEFAULT_BUDGET_MS",
+    "Z_SCORE",
+    "SearchBot",
+    "Tally",
+    "evaluate",
+    "exact_tricks_for",
+    "pick",
+    "representative",
+]
 
 DEFAULT_BUDGET_MS: Final = 500
 Z_SCORE: Final = 1.0
@@ -183,6 +193,40 @@ def _voids_after(voids: list[int], trick: list[int], seat: int, c: int) -> list[
 
 
 # ---------------------------------------------------------------- search
+
+
+def pick(tally: Tally, prior: int, z: float) -> int:
+    """The action to take: ``prior`` (the heuristic's choice) unless another
+    action beats it deal by deal by more than ``z`` standard errors; then the
+    one that beats it by the most."""
+    if prior not in tally.values:
+        return max(tally.values, key=tally.mean, default=prior)
+    best = prior
+    best_edge = 0.0
+    for a in sorted(tally.values):
+        if a == prior:
+            continue
+        e = tally.edge(a, prior, z)
+        if e > best_edge:
+            best, best_edge = a, e
+    return best
+
+
+def representative(card: int, candidates: Mapping[int, object], k: Knowledge) -> int:
+    """The candidate that stands for ``card``: itself, or the highest of the
+    touching cards it belongs to (no card in play between them)."""
+    if card in candidates:
+        return card
+    in_play = (~k.gone | sum(1 << c for c in k.trick)) & ((1 << 52) - 1)
+    above = ABOVE[card] & in_play
+    while above:
+        nxt = (above & -above).bit_length() - 1
+        if nxt in candidates:
+            return nxt
+        if not k.hand >> nxt & 1:
+            break
+        above &= above - 1
+    return card
 
 
 def _play_candidates(k: Knowledge) -> list[int]:
@@ -428,23 +472,13 @@ class SearchBot(Bot):
         prior = (
             BID_BASE + heuristic_bid(k, view.legal) if view.phase == "bid" else _heuristic_card(k)
         )
-        # Leave the heuristic's choice only for an action that is better
-        # deal by deal by more than the noise of the sample.
-        best = prior
-        best_edge = 0.0
-        if prior not in tally.values:
-            best_edge = float("-inf")
-            best = max(tally.values, key=tally.mean, default=prior)
-        else:
-            for a in sorted(tally.values):
-                if a == prior:
-                    continue
-                e = tally.edge(a, prior, self.z)
-                if e > best_edge:
-                    best, best_edge = a, e
-        if view.phase == "play" and best not in view.legal:
-            return prior
-        return best
+        if view.phase == "play":
+            rep = representative(prior, tally.values, k)
+            best = pick(tally, rep, self.z)
+            # The heuristic's own card when the search keeps its choice (a
+            # touching card of it is the same card).
+            return prior if best == rep else best
+        return pick(tally, prior, self.z)
 
     @property
     def budget(self) -> int:
