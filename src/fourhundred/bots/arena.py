@@ -244,15 +244,24 @@ def _make_team(name: str, seed: int, budget_ms: int | None) -> list[Bot]:
     ]
 
 
+_CHEAP: Final = ("random", "heuristic")
+"""Bots cheap to make: made afresh for each pair or game, seeded from it, so
+that a run's results do not depend on which worker played what."""
+
+
 def _worker_init(cfg: ArenaConfig) -> None:
     _WORKER["cfg"] = cfg
-    _WORKER["a"] = _make_team(cfg.a, cfg.seed * 7 + 1 + os.getpid(), cfg.budget_ms)
-    _WORKER["b"] = _make_team(cfg.b, cfg.seed * 7 + 3 + os.getpid(), cfg.budget_ms)
+    _WORKER["a"] = _make_team(cfg.a, cfg.seed * 7 + 1, cfg.budget_ms)
+    _WORKER["b"] = _make_team(cfg.b, cfg.seed * 7 + 3, cfg.budget_ms)
 
 
 def _worker_task(task: tuple[str, int]) -> PairResult | GameResult:
     cfg: ArenaConfig = _WORKER["cfg"]
     kind, i = task
+    base = (cfg.seed * 1_000_003 + i) * 4 + (2 if kind == "game" else 0)
+    for key, name, off in (("a", cfg.a, 0), ("b", cfg.b, 100)):
+        if name in _CHEAP:
+            _WORKER[key] = _make_team(name, base * 1000 + off, cfg.budget_ms)
     if kind == "pair":
         return play_pair(i, cfg.seed, _WORKER["a"], _WORKER["b"], cfg.settings)
     return play_game(i, cfg.seed, _WORKER["a"], _WORKER["b"], cfg.settings)

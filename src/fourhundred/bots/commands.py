@@ -194,7 +194,7 @@ def analyse(
         int | None, typer.Option("--hand", min=0, help="Analyse only this hand (from 0).")
     ] = None,
     deals: Annotated[
-        int, typer.Option("--deals", min=2, help="Sampled deals per decision and process.")
+        int, typer.Option("--deals", min=2, help="Sampled deals per decision.")
     ] = 40,
     seed: Annotated[int, typer.Option("--seed", help="Seed of the sampled deals.")] = 0,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
@@ -239,7 +239,7 @@ def analyse(
     console = Console(highlight=False)
     console.print(
         f"Search bot's view of each decision ({result['deals_per_decision']} sampled deals"
-        " per decision and process; points are team points, the bot's estimate)."
+        " per decision; points are team points, the bot's estimate)."
     )
     for h in result["hands"]:
         console.print(f"[bold]Hand {h['hand']}[/]")
