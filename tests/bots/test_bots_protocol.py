@@ -96,6 +96,7 @@ def test_guest_answers_hello_and_acts_and_ignores_garbage() -> None:
         json.dumps({"type": "hello", "protocol": "fourhundred-bot/1"}),
         "not json at all",
         json.dumps({"type": "act", "id": 7, "view": {"broken": True}, "budget_ms": 100}),
+        json.dumps({"type": "act", "id": 6, "view": {**v.to_dict(), "hand": None}}),
         json.dumps({"type": "act", "id": 8, "view": v.to_dict(), "budget_ms": 100}),
         json.dumps({"type": "quit"}),
         json.dumps({"type": "act", "id": 9, "view": v.to_dict(), "budget_ms": 100}),
@@ -109,6 +110,7 @@ def test_guest_answers_hello_and_acts_and_ignores_garbage() -> None:
     assert answer_to_action(answers[1], v) == HeuristicBot().choose(v)
     assert "not JSON" in err.getvalue()
     assert "act 7" in err.getvalue()
+    assert "act 6: cannot act on this view" in err.getvalue()
 
 
 def _play_with(bot: ExternalBot, seed: int, turns: int) -> list[tuple[object, int, int]]:

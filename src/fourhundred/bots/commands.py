@@ -193,9 +193,7 @@ def analyse(
     hand: Annotated[
         int | None, typer.Option("--hand", min=0, help="Analyse only this hand (from 0).")
     ] = None,
-    deals: Annotated[
-        int, typer.Option("--deals", min=2, help="Sampled deals per decision.")
-    ] = 40,
+    deals: Annotated[int, typer.Option("--deals", min=2, help="Sampled deals per decision.")] = 40,
     seed: Annotated[int, typer.Option("--seed", help="Seed of the sampled deals.")] = 0,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
 ) -> None:

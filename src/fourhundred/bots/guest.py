@@ -59,10 +59,14 @@ def serve(bot: Bot, name: str, source: TextIO, out: TextIO, err: TextIO) -> int:
             if type(budget) is int and budget > 0:
                 limit = max(1, budget - _MARGIN_MS)
                 bot.budget_ms = limit if own_budget is None else min(own_budget, limit)
-            action = bot.choose(view)
-            if action == REDEAL:
-                # The protocol has no redeal answer: bid instead.
-                action = bot.choose(dataclasses.replace(view, can_redeal=False))
+            try:
+                action = bot.choose(view)
+                if action == REDEAL:
+                    # The protocol has no redeal answer: bid instead.
+                    action = bot.choose(dataclasses.replace(view, can_redeal=False))
+            except ValueError as e:  # a view no seat could have (no hand...)
+                print(f"act {act_id!r}: cannot act on this view: {e}", file=err, flush=True)
+                continue
             _say(out, action_message(action, act_id if type(act_id) is int else 0))
         elif kind == "result":
             try:

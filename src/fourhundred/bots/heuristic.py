@@ -133,7 +133,7 @@ def trick_distribution(expected: float, sd: float = 1.1) -> list[float]:
 
     >>> p = trick_distribution(4.0)
     >>> p[0], round(p[4], 2), p[4] > p[5]
-    (1.0, 0.67, True)
+    (1.0, 0.68, True)
     """
     out = [1.0]
     for b in range(1, 14):
