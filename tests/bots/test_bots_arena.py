@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 from fourhundred.bots import make_bot
@@ -129,3 +130,16 @@ def test_analyse_command_refuses_a_bad_record(tmp_path: Path) -> None:
     )
     assert proc.returncode == 2
     assert "not a valid game record" in proc.stderr
+
+
+def test_arena_reports_the_faults_of_a_crashing_external_bot(
+    protocol_bot: Callable[[str], str],
+) -> None:
+    cfg = ArenaConfig(
+        protocol_bot("crash"), "random", pairs=2, games=0, settings=preset("standard"), workers=1
+    )
+    d = run_arena(cfg).to_dict()
+    a = d["bots"]["A"]
+    assert a["faults"] >= 2  # replaced at least once at each table it played
+    assert any("heuristic bot plays for it" in f for f in a["fault_samples"])
+    assert d["pairs_played"] + d["pairs_dropped"] == 2

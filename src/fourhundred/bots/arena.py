@@ -182,6 +182,8 @@ def play_pair(index: int, seed: int, a: list[Bot], b: list[Bot], settings: Setti
         team_a = 1 if swap else 0
         seats: list[Bot] = [a[0], b[0], a[1], b[1]] if not swap else [b[0], a[0], b[1], a[1]]
         seat_stats = [BotStats() for _ in range(4)]
+        for bot in seats:
+            bot.new_game()  # each table is a game of its own for external bots
         state = GameState(settings, first_dealer=dealer)
         state.scores = scores[:]
         state.required = required_total(settings, scores)
