@@ -219,6 +219,17 @@ def test_one_person_plays_a_whole_game_against_three_bots(pages: Any, server: st
     dialog.get_by_role("button", name="Watch the replay").click()
     page.locator(".replay-controls").wait_for()
     assert page.locator(".open-hand .card").count() == 52
+    # The analysis is worked out by the server; the panel says so meanwhile.
+    panel = page.locator("section").filter(has=page.get_by_role("heading", name="Analysis"))
+    assert panel.inner_text() != ""
+    # The finished game is in the player's history, with its replay.
+    page.get_by_role("link", name="My profile").click()
+    page.locator(".profile").wait_for()
+    assert page.locator(".history-row").count() == 1
+    stats = page.locator(".stats").inner_text()
+    assert "Games" in stats and "Bids made" in stats
+    page.locator(".history-row a").click()
+    page.locator(".replay-controls").wait_for()
 
 
 def _play_until_illegal_choice(page: Any, timeout: float = 180) -> None:

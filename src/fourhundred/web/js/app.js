@@ -8,7 +8,7 @@
 import { announce, h, mount } from "./dom.js";
 import { initLang, lang, onLangChange, setLang, t } from "./i18n.js";
 import { api, TableSocket } from "./net.js";
-import { TableState } from "./state.js";
+import { TableState, interimView } from "./state.js";
 import { onNarrowChange } from "./table.js";
 import { inviteFrom, renderLobby, renderSignedOut } from "./screens/home.js";
 import { renderRoom } from "./screens/room.js";
@@ -140,6 +140,8 @@ ctx.go = (hash, { invite } = {}) => {
 async function route() {
   if (ctx.demo) return;
   const r = parseRoute();
+  // A dialog belongs to the screen it was opened on.
+  for (const d of document.querySelectorAll("dialog[open]")) d.close();
   const leaving = ctx.route.name === "table" && (r.name !== "table" || r.id !== ctx.route.id);
   ctx.route = r;
   clearInterval(lobbyTimer);
@@ -272,7 +274,7 @@ function connect() {
   }
   ctx.socket = new TableSocket({
     onFrame: (frame) => {
-      frames.push(frame);
+      frames.push({ frame, at: Date.now() });
       pump();
     },
     onStatus: (status) => {
@@ -306,21 +308,31 @@ async function pump() {
   if (pumping) return;
   pumping = true;
   while (frames.length) {
-    const frame = frames.shift();
-    const pause = handle(frame);
-    if (pause) await new Promise((res) => setTimeout(res, frames.length > 40 ? 0 : pause));
+    const { frame, at } = frames.shift();
+    const hurry = frames.length > 40; // far behind (a catch-up): no pauses
+    // A command that ends a hand sends the next hand's view at once; show
+    // the end of this one (the last card, the trick taken) before it.
+    const interim = frame.type === "event" && frame.table === ctx.ts.table ? interimView(ctx.ts.view, frame.event, frame.view) : null;
+    if (interim && !hurry && ctx.route.name === "table") {
+      ctx.interim = interim;
+      renderTableScreen();
+      await new Promise((res) => setTimeout(res, PAUSE.trick));
+      ctx.interim = null;
+    }
+    const pause = handle(frame, at);
+    if (pause && !hurry) await new Promise((res) => setTimeout(res, pause));
   }
   pumping = false;
 }
 
-function handle(frame) {
+function handle(frame, at = Date.now()) {
   switch (frame.type) {
     case "snapshot":
     case "catchup":
     case "event": {
       if (ctx.route.name !== "table" && !ctx.invite) return 0;
       const before = ctx.ts.view;
-      const event = ctx.ts.apply(frame);
+      const event = ctx.ts.apply(frame, at);
       if (frame.type === "event" && !event) return 0;
       if (ctx.invite && frame.type !== "event") arrivedByInvite(frame);
       if (ctx.route.name !== "table" || ctx.route.id !== ctx.ts.table) return 0;
@@ -486,18 +498,30 @@ async function showReplay(id) {
   loading();
   try {
     const [game, record] = await Promise.all([api.game(id), api.record(id)]);
-    let analysis = null;
-    try {
-      analysis = await api.analysis(id);
-    } catch {
-      analysis = null; // not every server offers it
-    }
-    const rs = replayState(record, game, analysis);
+    const rs = replayState(record, game, null);
     ctx.replay = rs;
     renderReplay(ctx, main, rs);
+    loadAnalysis(id, rs);
   } catch (err) {
     failed(err);
   }
+}
+
+// The server computes the analysis on first request (202 until it is
+// ready): ask again while this replay is on screen.
+async function loadAnalysis(id, rs, tries = 0) {
+  let res = null;
+  try {
+    res = await api.analysis(id);
+  } catch {
+    res = null; // not available: the panel says so
+  }
+  if (ctx.replay !== rs || ctx.route.name !== "replay") return;
+  const pending = Boolean(res && res.status === "pending");
+  rs.analysisPending = pending && tries < 60;
+  rs.analysis = res && Array.isArray(res.hands) ? res : null;
+  renderReplay(ctx, main, rs);
+  if (rs.analysisPending) setTimeout(() => loadAnalysis(id, rs, tries + 1), 5000);
 }
 
 async function showProfile(id) {

@@ -392,6 +392,12 @@ export function statusText(model) {
     if (v.winner === null) return t("game_over");
     return model.you !== null && teamOf(model.you) === v.winner ? t("you_won") : t("team_won", { names: teamNames(model, v.winner) });
   }
+  if (v.turn === null) {
+    // A moment between two hands (see state.js interimView).
+    const trick = currentTrick(v);
+    if (v.phase === "bid") return t("thrown_now");
+    return trick && trick.winner !== null ? t("wins_trick", { name: seatName(model, trick.winner) }) : t("hand_ends");
+  }
   const mine = v.turn === model.you;
   const name = seatName(model, v.turn);
   if (v.phase === "bid") return mine ? t("status_your_bid") : t("status_bidding", { name });
@@ -447,6 +453,7 @@ export function renderTable(root, model, handlers = {}) {
     "div",
     { class: "table-info" },
     h("span", { class: "chip trump-chip", html: suitIcon("H", 14) }, h("span", {}, t("hearts_trump"))),
+    model.kind ? h("span", { class: ["chip", `kind-${model.kind}`] }, t(`kind.${model.kind}`), model.rated ? ` · ${t("rated")}` : "") : null,
     h("span", { class: "chip" }, t("hand_n", { n: v.hand_index + 1 })),
     h("span", { class: "chip" }, t("target_n", { n: rules.target })),
     h("span", { class: "chip" }, t("need_n", { n: v.required_total })),

@@ -9,7 +9,10 @@ import { cardEl, previousTrick, renderTable, seatName, teamNames, teamOf } from 
 import { chatPanel, openDialog, settingsList } from "../ui.js";
 
 export function tableModel(ctx) {
-  return ctx.ts.model({ pending: ctx.pending, notice: ctx.notice });
+  const extra = { pending: ctx.pending, notice: ctx.notice };
+  // The end of a hand, shown for a moment before the next hand's view.
+  if (ctx.interim) Object.assign(extra, { view: ctx.interim, deadline: null, pending: true });
+  return ctx.ts.model(extra);
 }
 
 function names(model) {

@@ -53,7 +53,8 @@ function remark(rs, frame) {
 function analysisPanel(rs, model) {
   const hand = handAnalysis(rs);
   let body;
-  if (!rs.analysis) body = h("p", { class: "muted" }, t("analysis.none"));
+  if (!rs.analysis && rs.analysisPending) body = h("p", { class: "muted", role: "status" }, t("analysis.pending"));
+  else if (!rs.analysis) body = h("p", { class: "muted" }, t("analysis.none"));
   else if (!hand) body = h("p", { class: "muted" }, t("analysis.no_hand"));
   else {
     body = h(
