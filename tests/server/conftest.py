@@ -43,7 +43,15 @@ def server(backend: str, databases: Databases, logs_dir: Path) -> Iterator[Serve
     s = Server(
         databases.new(backend),
         log_path=logs_dir / f"server-{backend}.log",
-        extra=["--auth-limit", "1000", "--allowed-origin", "https://friend.example"],
+        # Test clients play far faster than people: no frame limit in the way.
+        extra=[
+            "--auth-limit",
+            "1000",
+            "--ws-rate",
+            "100000",
+            "--allowed-origin",
+            "https://friend.example",
+        ],
     ).start()
     yield s
     s.stop()
@@ -51,8 +59,9 @@ def server(backend: str, databases: Databases, logs_dir: Path) -> Iterator[Serve
 
 @pytest.fixture(scope="session")
 def fast_server(backend: str, databases: Databases, logs_dir: Path) -> Iterator[Server]:
-    """A server whose turn timers run 50 times faster (30 s -> 0.6 s), and
-    allows three logins or registrations a minute per address."""
+    """A server whose turn timers run 50 times faster (30 s -> 0.6 s), that
+    allows three logins or registrations a minute per address and the
+    default 20 frames a second per socket."""
     s = Server(
         databases.new(backend),
         timer_scale=0.02,

@@ -149,8 +149,8 @@ async def test_frame_over_64_kib_closes_with_an_error(server: Server) -> None:
     await q.aclose()
 
 
-async def test_flood_is_refused_then_closed(server: Server) -> None:
-    p = await Player(server, "Flood").guest()
+async def test_flood_is_refused_then_closed(fast_server: Server) -> None:
+    p = await Player(fast_server, "Flood").guest()
     await p.connect()
     for i in range(400):
         try:

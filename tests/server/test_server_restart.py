@@ -21,7 +21,7 @@ def own_server(backend: str, databases: Databases, logs_dir: Path) -> Iterator[S
     s = Server(
         databases.new(backend),
         log_path=logs_dir / f"restart-{backend}.log",
-        extra=["--auth-limit", "1000"],
+        extra=["--auth-limit", "1000", "--ws-rate", "100000"],
     ).start()
     yield s
     s.stop()

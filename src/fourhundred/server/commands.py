@@ -76,6 +76,10 @@ def register(app: typer.Typer) -> None:
             int | None,
             typer.Option(help="Bot processes (default: one per CPU; 0 = a thread).", min=0),
         ] = None,
+        ws_rate: Annotated[
+            float,
+            typer.Option(help="Frames a second a socket may send (bursts of twice that).", min=1),
+        ] = 20.0,
         auth_limit: Annotated[
             int,
             typer.Option(help="Logins and registrations per minute per client address.", min=1),
@@ -124,6 +128,7 @@ def register(app: typer.Typer) -> None:
             secure_cookies=secure_cookies,
             log_json=log_json,
             auth_limit_per_minute=auth_limit,
+            ws_rate=ws_rate,
             allowed_origins=tuple(allowed_origin or ()),
         )
         print(f"fourhundred serving on http://{host}:{port}/", file=sys.stderr)

@@ -69,6 +69,8 @@ class ServerConfig:
     """Events each table keeps in memory for clients that reconnect."""
     web_dir: Path = WEB_DIR
     log_json: bool = True
+    ws_rate: float = 20.0
+    """Frames a second a socket may send on average (bursts of twice that)."""
     allowed_origins: tuple[str, ...] = ()
     """Other origins (``https://host``) whose pages may call the API and open
     sockets, besides the server's own."""

@@ -64,6 +64,8 @@ __all__ = ["TableActor", "TableDeps", "TableLog", "Tx", "Watcher", "hand_summary
 
 log = get_logger("fourhundred.table")
 
+_MOVE_KINDS: Final = ACTION_KINDS | {"deal", "hand_over"}
+"""Events that leave the room (and so the lobby's row) as it was."""
 SUBSTITUTE_AFTER: Final = 3
 """Consecutive timeouts after which a bot takes the seat."""
 CHAT_HISTORY: Final = 50
@@ -691,15 +693,19 @@ class TableActor:
         elif tx.moved or deadline_ms is None:
             deadline_ms = now_ms + timer_ms
         fields: dict[str, Any] = {
-            "status": m.status,
-            "host": m.host,
-            "summary": m.summary(self._connected(m), self._spectators(m)),
-            "open_seats": m.open_seats,
             "updated_ms": now_ms,
             "deadline_ms": deadline_ms,
             "owner": self.deps.config.node,
-            "rated": m.rated,
         }
+        if any(ev.kind not in _MOVE_KINDS for ev in tx.events):
+            # The lobby's row changes with the room, not with every card.
+            fields.update(
+                status=m.status,
+                host=m.host,
+                summary=m.summary(self._connected(m), self._spectators(m)),
+                open_seats=m.open_seats,
+                rated=m.rated,
+            )
         if m.status == "over" and self.model.status != "over":
             g = m.game
             assert g is not None and m.result is not None

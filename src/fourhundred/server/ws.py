@@ -31,9 +31,6 @@ __all__ = ["Connection", "websocket_endpoint"]
 
 log = get_logger("fourhundred.ws")
 
-RATE: Final = 20.0
-"""Frames a second a client may send, on average."""
-BURST: Final = 40
 MAX_REFUSED_FLOOD: Final = 100
 """Frames refused for flooding before the socket is closed."""
 MAX_BAD: Final = 20
@@ -178,7 +175,8 @@ async def websocket_endpoint(ws: WebSocket) -> None:
             }
         )
     )
-    bucket = TokenBucket(RATE, BURST, hub.clock.monotonic())
+    rate = hub.config.ws_rate
+    bucket = TokenBucket(rate, 2 * rate, hub.clock.monotonic())
     flooded = bad = 0
     try:
         while not writer.done():
