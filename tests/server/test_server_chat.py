@@ -26,11 +26,13 @@ async def test_chat_channels_limits_and_mute(server: Server) -> None:
 
     await a.ok("chat", text="  yalla!\u200b  ")
     await spec.ok("chat", text="nice hand")
+    await players[3].ok("chat", text="after")
+    # Frames reach a socket in order: once "after" is in, "nice hand" would
+    # have been too.
     for p in (*players, spec):
-        await p.wait(lambda p=p: ("players", "Rami", "yalla!") in chats(p))
-    await spec.wait(lambda: ("spectators", "Watcher", "nice hand") in chats(spec))
-    await asyncio.sleep(0.2)
-    # Players never read the spectators' channel.
+        await p.wait(lambda p=p: ("players", "Hala", "after") in chats(p))
+        assert ("players", "Rami", "yalla!") in chats(p)
+    assert ("spectators", "Watcher", "nice hand") in chats(spec)
     for p in players:
         assert all(ch == "players" for ch, _, _ in chats(p))
 
@@ -39,20 +41,22 @@ async def test_chat_channels_limits_and_mute(server: Server) -> None:
     assert (await a.cmd("chat", text="   "))["code"] == "bad_message"
     assert (await a.cmd("chat", text="x" * 300))["type"] == "ack"
     # Rate: five in ten seconds.
-    results = [(await b.cmd("chat", text=f"m{i}"))["type"] for i in range(6)]
-    assert results[:5] == ["ack"] * 5 and results[5] == "error"
-    assert (await b.cmd("chat", text="again"))["code"] == "chat_rate_limited"
+    # Ten sent at once: five pass (a sixth at most, if the machine is slow
+    # enough for the bucket to refill), the rest are refused.
+    replies = await asyncio.gather(*(b.cmd("chat", text=f"m{i}") for i in range(10)))
+    accepted = sum(r["type"] == "ack" for r in replies)
+    assert 5 <= accepted <= 6
+    assert {r["code"] for r in replies if r["type"] == "error"} == {"chat_rate_limited"}
 
     # Mute: a stops seeing c; the others still do; unmute restores it.
     c = players[2]
     await a.ok("mute", user=c.id, muted=True)
     await c.ok("chat", text="can you hear me")
-    await b.wait(lambda: ("players", "Karim", "can you hear me") in chats(b))
-    await asyncio.sleep(0.2)
-    assert ("players", "Karim", "can you hear me") not in chats(a)
     await a.ok("mute", user=c.id, muted=False)
     await c.ok("chat", text="now?")
     await a.wait(lambda: ("players", "Karim", "now?") in chats(a))
+    assert ("players", "Karim", "can you hear me") not in chats(a)
+    assert ("players", "Karim", "can you hear me") in chats(b)
 
     # The history comes with a snapshot: spectators read both channels.
     late = await Player(server, "Late").guest()

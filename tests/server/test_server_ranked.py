@@ -37,7 +37,7 @@ async def test_queue_of_eight_makes_two_balanced_matches(server: Server) -> None
 
     tables: dict[str, str] = {}
     for p in everyone:
-        for _ in range(200):
+        for _ in range(600):
             status = (await p.http.get("/api/queue")).json()
             if status["status"] == "matched":
                 tables[p.id] = status["table"]

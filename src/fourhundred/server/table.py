@@ -745,9 +745,11 @@ class TableActor:
             self._set_deadline(deadline_ms - now_ms, deadline_ms)
         for ev in tx.events:
             self._remember(ev)
+        # Events first, then the ack: when a client reads its ack, its state
+        # already holds everything the command caused.
+        self._broadcast(tx.events)
         if w is not None and cmd_id is not None:
             self._ack(w, cmd_id, tx.events[0].version)
-        self._broadcast(tx.events)
         if t0 is not None:
             self.deps.metrics.command_seconds.observe(self.deps.clock.monotonic() - t0)
         if m.status == "over" and old_status != "over":
@@ -878,8 +880,8 @@ class TableActor:
                 return
             ack_version = tx.events[0].version
         self.watchers[w] = None
-        self._ack(w, msg.id, ack_version)
         w.send(self._sync(w, msg.last_version))
+        self._ack(w, msg.id, ack_version)
         self._presence(before)
 
     def _detach(self, w: Watcher) -> None:
