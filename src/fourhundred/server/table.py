@@ -925,7 +925,6 @@ class TableActor:
             "at_ms": self.deps.clock.now_ms(),
         }
         self._chat[channel].append(entry)
-        self._ack(w, msg.id, None)
         data = p.encode({"type": "chat", **entry})
         for r in self.watchers:
             if channel == "spectators" and self.role_seat(r.user_id) is not None:
@@ -933,6 +932,7 @@ class TableActor:
             if w.user_id in self.deps.mutes(r.user_id):
                 continue
             r.send(data)
+        self._ack(w, msg.id, None)
 
     def _chat_for(self, w: Watcher) -> list[dict[str, Any]]:
         muted = self.deps.mutes(w.user_id)
