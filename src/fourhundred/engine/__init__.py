@@ -40,7 +40,18 @@ from .errors import (
 from .record import GameRecord, HandRecord, record_from_state, replay, replay_result, result_of
 from .scoring import bid_value, lowest_bid, required_total, winning_team
 from .seats import Seat, team_of
-from .settings import PRESET_NOTES, PRESETS, STANDARD, TURN_TIMERS, Settings, preset
+from .settings import (
+    PRESET_NOTES,
+    PRESETS,
+    SETTING_CHOICES,
+    SETTING_RANGES,
+    SETTING_SWITCHES,
+    STANDARD,
+    TARGETS_OFFERED,
+    TURN_TIMERS,
+    Settings,
+    preset,
+)
 from .state import GameState, HandSummary, Phase, deal_masks
 from .view import VIEW_FORMAT, TrickView, View, state_from_view, view_for
 
@@ -53,8 +64,12 @@ __all__ = [
     "PRESETS",
     "PRESET_NOTES",
     "REDEAL",
+    "SETTING_CHOICES",
+    "SETTING_RANGES",
+    "SETTING_SWITCHES",
     "STANDARD",
     "SUIT_MASKS",
+    "TARGETS_OFFERED",
     "TIMEOUT_ORDER",
     "TURN_TIMERS",
     "VIEW_FORMAT",

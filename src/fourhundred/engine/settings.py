@@ -46,6 +46,13 @@ _BOOLS: Final = (
     "no_face_card_redeal",
 )
 
+SETTING_RANGES: Final[Mapping[str, tuple[int, int]]] = MappingProxyType(_INT_RANGES)
+"""The whole-number settings and their inclusive ranges."""
+SETTING_CHOICES: Final[Mapping[str, tuple[str, ...]]] = MappingProxyType(_CHOICES)
+"""The settings that take one of a few words, and those words."""
+SETTING_SWITCHES: Final[tuple[str, ...]] = _BOOLS
+"""The settings that are on or off."""
+
 TURN_TIMERS: Final = (15, 30, 45, 60, 90)
 """Turn timer lengths a table may use, in seconds (not a rule of the game)."""
 
