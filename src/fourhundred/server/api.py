@@ -15,7 +15,12 @@ from starlette.responses import Response
 from starlette.routing import Match, Route
 
 from fourhundred.engine import PRESET_NOTES, PRESETS, TURN_TIMERS
-from fourhundred.engine.settings import _BOOLS, _CHOICES, _INT_RANGES, TARGETS_OFFERED
+from fourhundred.engine.settings import (
+    SETTING_CHOICES,
+    SETTING_RANGES,
+    SETTING_SWITCHES,
+    TARGETS_OFFERED,
+)
 from fourhundred.store import GamePlayer, Store, TableRow, User, UsernameTaken
 
 from .auth import (
@@ -300,9 +305,9 @@ async def presets(request: Request) -> Response:
             ],
             "timers": list(TURN_TIMERS),
             "targets_offered": list(TARGETS_OFFERED),
-            "ranges": {k: list(v) for k, v in _INT_RANGES.items()},
-            "choices": {k: list(v) for k, v in _CHOICES.items()},
-            "switches": list(_BOOLS),
+            "ranges": {k: list(v) for k, v in SETTING_RANGES.items()},
+            "choices": {k: list(v) for k, v in SETTING_CHOICES.items()},
+            "switches": list(SETTING_SWITCHES),
             "bots": sorted(BOTS),
         }
     )
