@@ -25,13 +25,14 @@ import re
 import socket
 import time
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
-import httpx
 import typer
-import websockets
-from websockets.asyncio.client import ClientConnection
+
+if TYPE_CHECKING:  # the CLI imports this module: keep its start-up light
+    import httpx
+    from websockets.asyncio.client import ClientConnection
 
 __all__ = ["LoadResult", "run_load"]
 
@@ -139,6 +140,8 @@ async def _server_rss(http_base: str, pid: int | None = None) -> int | None:
                         return int(line.split()[1]) * 1024
         except OSError:
             return None
+    import httpx
+
     try:
         async with httpx.AsyncClient(base_url=http_base, timeout=5) as client:
             text = (await client.get("/metrics")).text
@@ -177,6 +180,8 @@ class Player:
         self.cookie = "; ".join(f"{k}={v}" for k, v in r.cookies.items())
 
     async def connect(self) -> None:
+        import websockets
+
         self.ws = await websockets.connect(
             self.ws_url,
             additional_headers={"Cookie": self.cookie},
@@ -196,6 +201,8 @@ class Player:
 
     async def run(self, stop: asyncio.Event) -> None:
         """Read frames until the game is over or the test stops."""
+        import websockets
+
         assert self.ws is not None
         try:
             async for raw in self.ws:
@@ -251,6 +258,8 @@ class Player:
     async def act(self) -> None:
         """Think, then act on the newest position (events may have arrived
         meanwhile: acting on an old version would be refused as stale)."""
+        import websockets
+
         try:
             if self.think_ms:
                 await asyncio.sleep(self.rng.uniform(0.5, 1.5) * self.think_ms / 1000)
@@ -297,6 +306,9 @@ async def _table_loop(
     index: int, *, base: str, ws_url: str, stats: LoadStats, stop: asyncio.Event, think_ms: int
 ) -> None:
     """Keep one table busy: play games back to back until told to stop."""
+    import httpx
+    import websockets
+
     game = 0
     async with httpx.AsyncClient(base_url=base, timeout=30) as http:
         while not stop.is_set():
