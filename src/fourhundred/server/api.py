@@ -52,6 +52,7 @@ _STATUS: Final = {
     "conflict": 409,
     "too_large": 413,
     "rate_limited": 429,
+    "unavailable": 503,
 }
 
 T = TypeVar("T")
@@ -378,15 +379,15 @@ async def get_invite(request: Request) -> Response:
 async def queue(request: Request) -> Response:
     user = await require_user(request)
     hub = hub_of(request)
-    if request.method == "POST":
-        try:
+    try:
+        if request.method == "POST":
             return json_response(await hub.queue_join(user))
-        except CommandError as e:
-            raise ApiError.of(e) from None
-    if request.method == "DELETE":
-        hub.queue_leave(user.id)
-        return Response(status_code=204)
-    return json_response(hub.queue_status(user.id))
+        if request.method == "DELETE":
+            await hub.queue_leave(user.id)
+            return Response(status_code=204)
+        return json_response(await hub.queue_status(user.id))
+    except CommandError as e:
+        raise ApiError.of(e) from None
 
 
 # ------------------------------------------------------------------ games

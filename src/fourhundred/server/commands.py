@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import os
 import sys
 from typing import Annotated
@@ -96,6 +97,35 @@ def register(app: typer.Typer) -> None:
         log_json: Annotated[
             bool, typer.Option("--log-json/--log-text", help="Log format on standard error.")
         ] = True,
+        redis_url: Annotated[
+            str | None,
+            typer.Option(
+                "--redis-url",
+                envvar="FOURHUNDRED_REDIS_URL",
+                help="Scale-out: share tables with other processes through this Redis"
+                " (redis://HOST:6379/0) and a PostgreSQL --database-url. See docs/deploy.md.",
+            ),
+        ] = None,
+        redis_prefix: Annotated[
+            str,
+            typer.Option(
+                envvar="FOURHUNDRED_REDIS_PREFIX",
+                help="Prefix of the cluster's Redis keys (several clusters on one Redis).",
+            ),
+        ] = "fh:",
+        lease_ms: Annotated[
+            int,
+            typer.Option(
+                envvar="FOURHUNDRED_LEASE_MS",
+                help="Table lease life: a dead process's tables move after this.",
+                min=500,
+                max=60000,
+            ),
+        ] = 3000,
+        node: Annotated[
+            str | None,
+            typer.Option(envvar="FOURHUNDRED_NODE", help="This process's name (default: random)."),
+        ] = None,
     ) -> None:
         """Run the online server: HTTP API, WebSocket and the browser client.
 
@@ -114,6 +144,11 @@ def register(app: typer.Typer) -> None:
         name = bot or default_bot()
         if name not in BOTS:
             raise _fail(f"unknown bot {name!r} (known: {', '.join(sorted(BOTS))})")
+        if redis_url and not (database_url or "").startswith(("postgresql", "postgres")):
+            raise _fail(
+                "--redis-url needs a shared database: pass a PostgreSQL --database-url"
+                " (postgresql+asyncpg://USER@HOST/DB) to every process."
+            )
         shown, revision = _upgrade_or_exit(database_url)
         print(f"database {shown} at revision {revision}", file=sys.stderr)
         config = ServerConfig(
@@ -130,7 +165,12 @@ def register(app: typer.Typer) -> None:
             auth_limit_per_minute=auth_limit,
             ws_rate=ws_rate,
             allowed_origins=tuple(allowed_origin or ()),
+            redis_url=redis_url or None,
+            redis_prefix=redis_prefix,
+            lease_ms=lease_ms,
         )
+        if node:
+            config = dataclasses.replace(config, node=node)
         print(f"fourhundred serving on http://{host}:{port}/", file=sys.stderr)
         uvicorn.run(
             create_app(config),

@@ -80,3 +80,10 @@ class ServerConfig:
     matchmaking_interval_s: float = 0.5
     finished_linger_s: float = 120.0
     """How long a finished table's actor stays loaded for chat and late joins."""
+    redis_url: str | None = None
+    """Scale-out (docs/deploy.md): share tables with other processes through
+    this Redis (and the PostgreSQL ``database_url``). None: one process."""
+    redis_prefix: str = "fh:"
+    """Prefix of every Redis key and channel (several clusters, one Redis)."""
+    lease_ms: int = 3000
+    """Life of a table's lease: a dead process's tables move after this."""

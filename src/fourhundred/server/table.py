@@ -163,6 +163,9 @@ class _Item:
     version: int = 0
     action: Action | None = None
     via_invite: bool = False
+    resync: bool = False
+    """A join the server made for a socket whose table moved to this
+    process: answered by ``snapshot``/``catchup`` alone (no ``ack``)."""
     done: asyncio.Future[Any] | None = field(default=None)
 
 
@@ -881,7 +884,8 @@ class TableActor:
             ack_version = tx.events[0].version
         self.watchers[w] = None
         w.send(self._sync(w, msg.last_version))
-        self._ack(w, msg.id, ack_version)
+        if not item.resync:
+            self._ack(w, msg.id, ack_version)
         self._presence(before)
 
     def _detach(self, w: Watcher) -> None:

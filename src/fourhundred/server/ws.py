@@ -22,10 +22,9 @@ from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 from . import protocol as p
 from .auth import COOKIE, user_for_token
 from .errors import CommandError
-from .hub import Hub
+from .hub import Hub, TableRef
 from .logs import get_logger
 from .ratelimit import TokenBucket
-from .table import TableActor
 
 __all__ = ["Connection", "websocket_endpoint"]
 
@@ -69,7 +68,11 @@ class Connection:
         self.user_id = user_id
         self.user_name = user_name
         self.id = secrets.token_hex(6)
-        self.table: TableActor | None = None
+        self.table: TableRef | None = None
+        self.table_id: str | None = None
+        self.via_invite = False
+        self.last_version = 0
+        self.pending: set[int | str] = set()
         self._outbox: asyncio.Queue[bytes | tuple[int, str, str]] = asyncio.Queue(OUTBOX)
         self._closing = False
         self._ids: set[int | str] = set()
@@ -246,7 +249,7 @@ async def _dispatch(hub: Hub, conn: Connection, msg: p.ClientMessage, t0: float)
     elif isinstance(msg, p.Mute):
         if msg.user == conn.user_id:
             raise CommandError("not_allowed", "you cannot mute yourself")
-        hub.mute(conn.user_id, msg.user, msg.muted)
+        hub.mute(conn.user_id, msg.user, msg.muted, conn)
         conn.send(p.encode({"type": "ack", "id": msg.id, "version": None}))
     elif isinstance(msg, p.Join):
         await hub.join(conn, msg)
