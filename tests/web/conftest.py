@@ -58,17 +58,13 @@ def static_url() -> Iterator[str]:
         httpd.server_close()
 
 
-@pytest.fixture(scope="session")
-def browser(request: pytest.FixtureRequest) -> Any:
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
     """Debian's Chromium (the test fails, never skips, when it is missing).
 
-    One Playwright per test process (tests/web and tests/e2e share it: a
-    second sync Playwright in the same thread is refused), kept on the
-    pytest config and stopped when the session ends."""
-    config = request.config
-    shared = getattr(config, "_fourhundred_chromium", None)
-    if shared is not None:
-        return shared
+    Started and stopped per test module: a running sync Playwright marks an
+    asyncio loop as running in this thread, which would break the asyncio
+    tests that follow (and two sync Playwrights cannot run at once)."""
     if not CHROMIUM.exists():
         pytest.fail(
             "Chromium is not installed at /usr/bin/chromium: run "
@@ -76,17 +72,13 @@ def browser(request: pytest.FixtureRequest) -> Any:
         )
     from playwright.sync_api import sync_playwright
 
-    pw = sync_playwright().start()
-    b = pw.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
-
-    def stop() -> None:
-        with contextlib.suppress(Exception):
-            b.close()
-        pw.stop()
-
-    config.add_cleanup(stop)
-    config._fourhundred_chromium = b  # type: ignore[attr-defined]
-    return b
+    with sync_playwright() as pw:
+        b = pw.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        try:
+            yield b
+        finally:
+            with contextlib.suppress(Exception):
+                b.close()
 
 
 @pytest.fixture

@@ -335,6 +335,7 @@ function handle(frame, at = Date.now()) {
       const event = ctx.ts.apply(frame, at);
       if (frame.type === "event" && !event) return 0;
       if (ctx.invite && frame.type !== "event") arrivedByInvite(frame);
+      rememberSeat();
       if (ctx.route.name !== "table" || ctx.route.id !== ctx.ts.table) return 0;
       if (ctx.pending && frame.type === "event" && ctx.ts.view !== before) ctx.pending = false;
       renderTableScreen();
@@ -367,6 +368,29 @@ function handle(frame, at = Date.now()) {
       return 0;
   }
 }
+
+// The table this player sits at, so the lobby can offer the way back (a
+// user sits at one unfinished table at a time).
+const SEAT_KEY = "fh.table";
+
+function rememberSeat() {
+  const ts = ctx.ts;
+  try {
+    const live = ts.you.seat !== null && (ts.status === "waiting" || ts.status === "playing");
+    if (live) localStorage.setItem(SEAT_KEY, ts.table);
+    else if (localStorage.getItem(SEAT_KEY) === ts.table) localStorage.removeItem(SEAT_KEY);
+  } catch {
+    // storage blocked: no way-back link, nothing else changes
+  }
+}
+
+ctx.seatedAt = () => {
+  try {
+    return localStorage.getItem(SEAT_KEY);
+  } catch {
+    return null;
+  }
+};
 
 function arrivedByInvite(frame) {
   const code = ctx.invite;
@@ -481,6 +505,11 @@ ctx.leaveTable = async () => {
     await ctx.cmd("leave");
   } catch {
     return;
+  }
+  try {
+    if (localStorage.getItem(SEAT_KEY) === ctx.ts.table) localStorage.removeItem(SEAT_KEY);
+  } catch {
+    // nothing remembered
   }
   ctx.backToLobby();
 };

@@ -18,7 +18,7 @@
 // handlers = {bid(n), play(card), redeal(), openScores(), openLastTrick(), ...}
 
 import { cardBack, cardFace, groupBySuit, isTrump, parse, suitIcon } from "./cards.js";
-import { h, mount, num } from "./dom.js";
+import { announce, h, mount, num } from "./dom.js";
 import { cardName, seatLabel, signed, suitName, t } from "./i18n.js";
 
 const POSITIONS = ["bottom", "right", "top", "left"];
@@ -519,6 +519,11 @@ export function renderTable(root, model, handlers = {}) {
       mine,
     ),
   );
+  // The status is rebuilt with the table, so a screen reader would miss it:
+  // say it through the page's live region when it changes.
+  const said = statusText(model);
+  if (said !== state.said) announce(said);
+  state.said = said;
   startCountdown(root, model, state);
   // When a turn comes to this player, bring the hand into view (a phone may
   // be scrolled down to the chat or the score sheet).
@@ -538,9 +543,14 @@ function startCountdown(root, model, state) {
   state.timer = null;
   if (!model.deadline) return;
   const total = (model.timer || 30) * 1000;
+  const mine = model.view.turn === model.you;
   const tick = () => {
     const left = Math.max(0, model.deadline - Date.now());
     const secs = Math.ceil(left / 1000);
+    if (mine && secs === 5 && state.warned !== model.deadline) {
+      state.warned = model.deadline;
+      announce(t("hurry", { n: secs }));
+    }
     for (const el of root.querySelectorAll("[data-countdown]")) {
       el.textContent = t("seconds_left", { n: secs });
       el.classList.toggle("low", secs <= 5);

@@ -317,7 +317,9 @@ export function settingsList(settings, timer) {
 export function chatPanel({ messages, send, me, muted = new Set(), onMute, spectator = false }) {
   const list = h(
     "ol",
-    { class: "chat-list", "aria-live": "polite", "aria-label": t("chat_messages") },
+    // New messages are announced once through the page's live region
+    // (app.js); a live list redrawn whole would read everything again.
+    { class: "chat-list", "aria-label": t("chat_messages") },
     messages
       .filter((m) => !muted.has(m.from?.id))
       .map((m) =>

@@ -44,6 +44,8 @@ export const en = {
 
   // lobby
   "lobby.title": "Lobby",
+  "lobby.seated": "You have a seat at a table.",
+  "lobby.back": "Back to my table",
   "lobby.casual": "Casual tables with open seats",
   "lobby.watch": "Games to watch",
   "lobby.no_tables": "No open tables right now. Create one and invite your friends.",
@@ -233,6 +235,7 @@ export const en = {
   bids_to_come: { one: "{n} bid to come", other: "{n} bids to come" },
   last_hand: "Last hand",
   last_hand_thrown: "The last hand was dealt again: the bids were too low.",
+  hurry: "{n} seconds left to play.",
   seconds_left: "{n} s",
   thrown_now: "The bids add up to too little: the cards are dealt again.",
   hand_ends: "End of the hand.",

@@ -228,9 +228,9 @@ function confirmLeave(ctx) {
         {
           type: "button",
           class: "primary danger",
-          onclick: async () => {
+          onclick: () => {
             dlg.close();
-            await ctx.cmd("leave");
+            ctx.leaveTable();
           },
         },
         t("leave_game"),

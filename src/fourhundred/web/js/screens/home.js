@@ -307,6 +307,15 @@ export function renderLobby(ctx, root, data) {
       { class: "lobby" },
       h("h1", { class: "page-title" }, t("lobby.title")),
       error ? h("p", { class: "banner error", role: "alert" }, error) : null,
+      ctx.seatedAt?.()
+        ? h(
+            "p",
+            { class: "banner info back-banner" },
+            t("lobby.seated"),
+            " ",
+            h("a", { href: `#/table/${encodeURIComponent(ctx.seatedAt())}`, class: "button primary small" }, t("lobby.back")),
+          )
+        : null,
       h("div", { class: "action-grid" }, createCard(ctx), joinCard(ctx), rankedCard(ctx, queue)),
       h(
         "section",
