@@ -276,6 +276,12 @@ class Wire:
                 await asyncio.wait_for(self._changed.wait(), left)
         return True
 
+    async def changed(self, timeout: float) -> None:
+        """Wait (at most ``timeout`` s) for the next frame or the close."""
+        self._changed.clear()
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self._changed.wait(), timeout)
+
     def new_id(self) -> str:
         """A command id that no fuzzer will produce by chance."""
         return f"h{self._prefix}{next(self._seq)}"
@@ -408,6 +414,7 @@ def running_server(
     timer_scale: float | None = None,
     auth_limit: int | None = 1000,
     log_name: str = "server",
+    bot: str = "random",
     extra: tuple[str, ...] = (),
 ) -> Iterator[Server]:
     """A ``fourhundred serve`` process on a fresh database, stopped (and the
@@ -427,6 +434,7 @@ def running_server(
     server = Server(
         dbs.new(backend),
         timer_scale=timer_scale,
+        bot=bot,
         extra=args,
         log_path=logs / f"{log_name}-{backend}-{secrets.token_hex(3)}.log",
     )
