@@ -63,3 +63,9 @@ def redis_prefix() -> Iterator[str]:
     prefix = f"fhtest:{secrets.token_hex(6)}:"
     yield prefix
     asyncio.run(_drop_prefix(REDIS_URL, prefix))
+
+
+@pytest.fixture
+def fresh_db(cluster_databases: Databases) -> str:
+    """A fresh PostgreSQL database for one test (created outside its loop)."""
+    return cluster_databases.new("postgresql")

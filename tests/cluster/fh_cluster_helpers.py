@@ -155,6 +155,7 @@ async def play(
     table: str,
     n_actions: int,
     acked: Acked,
+    *,
     refused: list[dict[str, Any]] | None = None,
     timeout: float = 90,
 ) -> None:

@@ -189,15 +189,19 @@ class Cluster:
             for node, message, on_fail in items:
                 by_node.setdefault(node, []).append((message, on_fail))
             for node, batch in by_node.items():
-                try:
-                    received = await self.redis.publish(
-                        self.inbox(node), msgspec.msgpack.encode([m for m, _ in batch])
-                    )
-                except asyncio.CancelledError:
-                    raise
-                except Exception as e:
-                    log.warning("cluster_send_failed", to=node, error=repr(e))
-                    received = 0
+                data = msgspec.msgpack.encode([m for m, _ in batch])
+                received = 0
+                # Twice: after a Redis restart the first try may meet a dead
+                # pooled connection.
+                for attempt in (1, 2):
+                    try:
+                        received = await self.redis.publish(self.inbox(node), data)
+                        break
+                    except asyncio.CancelledError:
+                        raise
+                    except Exception as e:
+                        log.warning("cluster_send_failed", to=node, error=repr(e), attempt=attempt)
+                        await asyncio.sleep(0.05)
                 if received == 0:
                     for _, on_fail in batch:
                         if on_fail is not None:

@@ -628,6 +628,10 @@ class Hub:
             actor = self.actors.get(rw.table)
             if actor is not None:
                 actor.submit("detach", rw)
+            # If that process is alive after all (Redis hiccuped), it
+            # re-attaches the socket and its catchup fills the gap.
+            assert self.cluster is not None
+            self.cluster.post(rw.node, {"t": "gone", "tb": rw.table, "n": self.config.node})
 
     async def reroute(self, table_id: str, *, force: bool = False) -> None:
         """Re-attach this process's sockets on ``table_id`` to wherever the
