@@ -37,7 +37,7 @@ import random
 import re
 import time
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Awaitable, Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -57,7 +57,16 @@ from fourhundred.engine import (
     view_for,
 )
 
-__all__ = ["KINDS", "GameResult", "LeakChecker", "LeakGame", "Recipient", "view_key"]
+__all__ = [
+    "KINDS",
+    "CheckSummary",
+    "GameResult",
+    "LeakChecker",
+    "LeakGame",
+    "Recipient",
+    "check_game",
+    "view_key",
+]
 
 CARDS = frozenset(CARD_NAMES)
 EMBEDDED_CARD = re.compile(r"(?<![A-Za-z0-9])(?:10|[2-9TJQKA])[CDHS](?![A-Za-z0-9])")
@@ -351,6 +360,29 @@ def _dotted(path: tuple[Any, ...]) -> str:
     return ".".join(str(p) for p in path) or "<top>"
 
 
+@dataclass
+class CheckSummary:
+    frames: int
+    views: int
+    cards_seen: int
+    frame_types: dict[str, int]
+    violations: list[str]
+
+
+def check_game(record: dict[str, Any], recipients: list[Recipient]) -> CheckSummary:
+    """Check one finished game's frames (a plain function: it can run in
+    another process)."""
+    checker = LeakChecker(record)
+    checker.check(recipients)
+    return CheckSummary(
+        checker.frames,
+        checker.views,
+        checker.cards_seen,
+        dict(checker.frame_types),
+        checker.violations,
+    )
+
+
 # --------------------------------------------------------------- the games
 
 
@@ -558,8 +590,12 @@ class LeakGame:
             return next((r for r in self.recipients if r.label.endswith("late-spectator")), None)
         return None
 
-    async def run(self) -> GameResult:
-        """Set up, play, fetch the record, check every frame."""
+    async def run(
+        self,
+        check: Callable[[dict[str, Any], list[Recipient]], Awaitable[CheckSummary]] | None = None,
+    ) -> GameResult:
+        """Set up, play, fetch the record, check every frame (with
+        :func:`check_game`, or ``check`` if given)."""
         try:
             await self.setup()
             finished = await self.play()
@@ -579,11 +615,15 @@ class LeakGame:
         if r.status_code != 200:
             result.violations.append(f"no record for finished table {self.table}: {r.status_code}")
             return result
-        checker = LeakChecker(r.json())
-        checker.check(self.recipients)
-        result.frames = checker.frames
-        result.views = checker.views
-        result.cards_seen = checker.cards_seen
-        result.frame_types = dict(checker.frame_types)
-        result.violations = checker.violations
+        record = r.json()
+        summary = (
+            check_game(record, self.recipients)
+            if check is None
+            else await check(record, self.recipients)
+        )
+        result.frames = summary.frames
+        result.views = summary.views
+        result.cards_seen = summary.cards_seen
+        result.frame_types = summary.frame_types
+        result.violations = summary.violations
         return result
