@@ -68,6 +68,12 @@ def test_dialogs_are_named_and_translated(demo: Any, checks: Any) -> None:
     assert checks.unnamed_controls(page) == []
     assert checks.untranslated(page) == []
     page.keyboard.press("Escape")
+    page = demo("lobby", lang="ar", phone=True)
+    page.get_by_role("button", name="أنشئ طاولة").click()
+    box = page.locator("dialog[open]").bounding_box()
+    assert box["x"] >= 0 and box["x"] + box["width"] <= 360
+    assert checks.horizontal_overflow(page) <= 0
+    page.keyboard.press("Escape")
     page = demo("play", lang="ar", phone=True)
     for name in ("الحساب", "القواعد", "آخر لمّة"):
         page.get_by_role("button", name=name, exact=True).click()

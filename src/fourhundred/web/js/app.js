@@ -104,7 +104,7 @@ const LOGO =
 
 function renderShell() {
   const playing = ctx.route.name === "table" && ctx.ts.room && ctx.ts.status !== "waiting";
-  document.body.classList.toggle("at-table", Boolean(playing) || ctx.route.name === "replay");
+  document.body.classList.toggle("at-table", Boolean(playing));
   document.documentElement.lang = lang();
   document.documentElement.dir = lang() === "ar" ? "rtl" : "ltr";
   document.title = t("page_title");

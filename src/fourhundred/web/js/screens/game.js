@@ -79,7 +79,7 @@ export function gameOverBody(model, game) {
   return h(
     "div",
     { class: ["game-over", youWon && "won"] },
-    h("div", { class: "trophy", "aria-hidden": "true", html: TROPHY }),
+    h("div", { class: "trophy", "aria-hidden": "true", html: youWon || model.you === null ? TROPHY : CARDS }),
     h("p", { class: "headline" }, headline),
     h(
       "table",
@@ -126,6 +126,11 @@ const TROPHY =
   '<svg viewBox="0 0 64 64" width="64" height="64"><path d="M18 8h28v10c0 10-6 18-14 18S18 28 18 18z" fill="#e0a526"/>' +
   '<path d="M18 12H8c0 10 5 15 12 15M46 12h10c0 10-5 15-12 15" fill="none" stroke="#e0a526" stroke-width="4"/>' +
   '<rect x="28" y="36" width="8" height="10" fill="#c98d12"/><rect x="20" y="46" width="24" height="8" rx="2" fill="#13505b"/></svg>';
+
+const CARDS =
+  '<svg viewBox="0 0 64 64" width="64" height="64"><rect x="12" y="10" width="26" height="38" rx="4" fill="#fff" stroke="#0e3d45" stroke-width="2" transform="rotate(-12 25 29)"/>' +
+  '<rect x="26" y="12" width="26" height="38" rx="4" fill="#fff" stroke="#0e3d45" stroke-width="2" transform="rotate(10 39 31)"/>' +
+  '<path d="M39 40c-1.2-1-9-6-9-12 0-3.3 2.4-5 4.6-5 2 0 3.3 1.1 4.4 2.4 1.1-1.3 2.4-2.4 4.4-2.4 2.2 0 4.6 1.7 4.6 5 0 6-7.8 11-9 12z" fill="#c3202f" transform="rotate(10 39 31)"/></svg>';
 
 export function openGameOver(ctx, model, game) {
   return openDialog({

@@ -92,7 +92,8 @@ function analysisPanel(rs, model) {
 }
 
 // Player controls drawn as SVG (icon fonts and emoji differ between systems).
-// They point the way time runs in the page: mirrored in Arabic.
+// They point the way the steps run on the page: mirrored in Arabic, where
+// the row itself runs right to left.
 const ICONS = {
   first: "M6 5h2v14H6zM20 5v14L9 12z",
   prev: "M18 5v14L7 12z",
@@ -105,7 +106,7 @@ const ICONS = {
 function iconButton(key, label, path, onclick) {
   return h("button", {
     type: "button",
-    class: ["icon-btn", key !== "r-play" && "flip-rtl"],
+    class: ["icon-btn", "flip-rtl"],
     dataset: { key },
     "aria-label": label,
     onclick,
