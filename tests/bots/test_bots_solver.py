@@ -119,3 +119,16 @@ def test_touching_cards_share_one_candidate() -> None:
     assert representative(low, cands, k) == high
     assert representative(high, cands, k) == high
     del parse_card
+
+
+def test_a_search_bot_made_in_a_worker_process_stays_in_it() -> None:
+    # A host's bot pool (the server's) already spreads bots over the cores.
+    import concurrent.futures
+    import multiprocessing
+
+    from fourhundred.bots.search import default_workers
+
+    assert default_workers() >= 1
+    ctx = multiprocessing.get_context("spawn")
+    with concurrent.futures.ProcessPoolExecutor(1, mp_context=ctx) as pool:
+        assert pool.submit(default_workers).result(timeout=120) == 1

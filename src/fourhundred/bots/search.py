@@ -64,6 +64,7 @@ __all__ = [
     "Z_SCORE",
     "SearchBot",
     "Tally",
+    "default_workers",
     "evaluate",
     "exact_tricks_for",
     "pick",
@@ -408,6 +409,19 @@ def _shutdown_pools() -> None:
     _POOLS.clear()
 
 
+def default_workers() -> int:
+    """Processes a search bot uses by default: one per core; but a bot made
+    inside a worker process (a host's own bot pool, like the server's)
+    searches in that process only, since the host already spreads its bots
+    over the cores. ``FOURHUNDRED_BOT_WORKERS`` overrides both."""
+    env = os.environ.get("FOURHUNDRED_BOT_WORKERS", "")
+    if env.isdigit() and int(env) > 0:
+        return int(env)
+    if multiprocessing.parent_process() is not None:
+        return 1
+    return os.cpu_count() or 1
+
+
 class SearchBot(Bot):
     """Determinized search within a time budget per decision (default
     0.5 s), on this process and ``workers - 1`` others (default: one per
@@ -435,10 +449,7 @@ class SearchBot(Bot):
         if workers is None and iterations is not None:
             workers = 1  # repeatable: one process, a fixed number of deals
         if workers is None:
-            # A host that already runs bots in its own process pool sets
-            # FOURHUNDRED_BOT_WORKERS=1 so that each search stays in its process.
-            env = os.environ.get("FOURHUNDRED_BOT_WORKERS", "")
-            workers = int(env) if env.isdigit() else (os.cpu_count() or 1)
+            workers = default_workers()
         self.workers = max(1, workers)
         self.iterations = iterations
         self._rng = random.Random(seed)
