@@ -110,10 +110,13 @@ BAD_KINDS = frozenset({"bad_json", "bad_message", "unknown_type"})
 class Account:
     """One user's HTTP session against a server."""
 
-    def __init__(self, base_url: str, name: str) -> None:
+    def __init__(self, base_url: str, name: str, *, local_address: str | None = None) -> None:
         self.base_url = base_url
         self.name = name
-        self.http = httpx.AsyncClient(base_url=base_url, timeout=30)
+        # Another loopback address (127.0.0.2...) is another client address
+        # to the server's per-address limits.
+        transport = httpx.AsyncHTTPTransport(local_address=local_address) if local_address else None
+        self.http = httpx.AsyncClient(base_url=base_url, timeout=30, transport=transport)
         self.user: dict[str, Any] = {}
 
     @property

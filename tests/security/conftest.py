@@ -1,0 +1,40 @@
+"""Fixtures of the security tests: real server processes. SQLite unless the
+database matters (the stored password hashes, text the database refuses):
+those tests also run on the PostgreSQL of this machine."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "fuzz"))
+
+from fh_wire import Server, pg_available, running_server
+
+
+@pytest.fixture(scope="session")
+def sec_server() -> Iterator[Server]:
+    """SQLite, normal timers, a high login limit (the tests log in a lot)."""
+    with running_server("sqlite", log_name="security") as server:
+        yield server
+
+
+@pytest.fixture(scope="session")
+def pg_server() -> Iterator[Server]:
+    if not pg_available():
+        pytest.skip("PostgreSQL is not running on 127.0.0.1:5432")
+    with running_server("postgresql", log_name="security") as server:
+        yield server
+
+
+@pytest.fixture(scope="session", params=["sqlite", "postgresql"])
+def any_db_server(request: pytest.FixtureRequest, sec_server: Server) -> Iterator[Server]:
+    """Each backend in turn (the PostgreSQL one only when it runs)."""
+    if request.param == "sqlite":
+        yield sec_server
+        return
+    yield request.getfixturevalue("pg_server")
