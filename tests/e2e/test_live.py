@@ -392,3 +392,37 @@ def test_spectators_see_no_hand_and_chat_on_their_own_channel(pages: Any, server
     mine = watcher.locator(".chat-msg").filter(has_text="good luck")
     mine.wait_for()
     assert mine.locator(".badge").inner_text() == "watching"
+
+
+def test_the_host_runs_the_waiting_room(pages: Any, server: str) -> None:
+    page = pages.new()
+    as_guest(page, server, "Boss")
+    create_table(page, kind="Private")
+    seat = page.locator('.room-seat[data-seat="1"]')
+    page.get_by_role("button", name="Add a bot at Seat 2").click()
+    seat.filter(has_text="Bot 2").wait_for()
+    # Swap seats 2 and 4: the bot moves to seat 4 (team 2 still).
+    page.get_by_label("Move Seat 2 to another seat").select_option("3")
+    page.locator('.room-seat[data-seat="3"]').filter(has_text="Bot 4").wait_for()
+    assert "Empty seat" in seat.inner_text()
+    page.get_by_role("button", name="Remove Bot 4").click()
+    page.locator('.room-seat[data-seat="3"]').filter(has_text="Empty seat").wait_for()
+    # New rules and timer: every setting is shown in words to everyone.
+    page.get_by_role("button", name="Change the rules").click()
+    dialog = page.locator("dialog[open]")
+    dialog.get_by_label("Jawaker").check()
+    dialog.get_by_label("Turn timer").select_option("45")
+    dialog.get_by_role("button", name="Save the rules").click()
+    rules = page.locator(".settings-list")
+    rules.filter(has_text="45 seconds").wait_for()
+    text = rules.inner_text()
+    assert "10 or more is 40" in text
+    assert "The 13 bid" in text
+    # A bad value is refused with a clear message and changes nothing.
+    page.get_by_role("button", name="Change the rules").click()
+    dialog = page.locator("dialog[open]")
+    dialog.get_by_label("Target score", exact=True).fill("7")
+    dialog.get_by_role("button", name="Save the rules").click()
+    assert "11 to 200" in dialog.locator(".form-msg").inner_text()
+    page.keyboard.press("Escape")
+    assert "41 points" in page.locator(".settings-list").inner_text()
