@@ -208,6 +208,9 @@ def decode(frame: bytes | str) -> ClientMessage:
         raise CommandError("bad_message", text) from None
     except msgspec.DecodeError as e:
         raise CommandError("bad_json", f"not valid JSON: {e}") from None
+    except RecursionError:
+        # JSON nested thousands deep, inside an open-ended field (`settings`).
+        raise CommandError("bad_message", "the frame is nested too deeply") from None
     return msg
 
 

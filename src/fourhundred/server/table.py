@@ -868,7 +868,20 @@ class TableActor:
         uid = w.user_id
         own = m.seat_of(uid)
         if m.kind == "private" and not item.via_invite and own is None:
-            self._error(w, msg.id, CommandError("not_found", "no such table"))
+            # Exactly the hub's answer for an id that does not exist (no
+            # version either): a Private table's id must not be confirmable.
+            self.deps.metrics.ws_errors.labels("not_found").inc()
+            w.send(
+                p.encode(
+                    {
+                        "type": "error",
+                        "id": msg.id,
+                        "code": "not_found",
+                        "message": f"no table {self.id!r}",
+                        "version": None,
+                    }
+                )
+            )
             return
         before = self._connected(m)
         ack_version = m.version

@@ -193,18 +193,17 @@ async def websocket_endpoint(ws: WebSocket) -> None:
                 break
             t0 = hub.clock.monotonic()
             frame: Any = message.get("text")
-            if frame is None:
+            binary = frame is None
+            if binary:
                 frame = message.get("bytes") or b""
-                conn.send(_error(None, "bad_json", "send text frames of JSON, not binary"))
-                bad += 1
-            elif (
-                len(frame) > p.MAX_FRAME
-                and len(frame.encode("utf-8", "surrogatepass")) > p.MAX_FRAME
-            ):
+            if len(frame) > p.MAX_FRAME if binary else _too_large(frame):
                 conn.send(_error(None, "too_large", f"frames are limited to {p.MAX_FRAME} bytes"))
                 metrics.ws_errors.labels("too_large").inc()
                 conn.close(1009, "too_large", "a frame over 64 KiB: closing")
                 break
+            if binary:
+                conn.send(_error(None, "bad_json", "send text frames of JSON, not binary"))
+                bad += 1
             elif not bucket.take(t0):
                 flooded += 1
                 metrics.ws_errors.labels("rate_limited").inc()

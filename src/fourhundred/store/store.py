@@ -65,6 +65,13 @@ class User:
     password_hash: str | None = field(default=None, repr=False)
 
 
+def _storable(text: str) -> bool:
+    """Whether ``text`` can be looked up at all: PostgreSQL text cannot hold
+    NUL, so such an id (a guess, a fuzzer) simply matches nothing, on every
+    database alike, instead of failing the query."""
+    return "\x00" not in text
+
+
 @dataclass(frozen=True, slots=True)
 class StoredEvent:
     """One entry of a table's event log."""
@@ -280,12 +287,14 @@ class Store:
         return user
 
     async def get_user(self, user_id: str) -> User | None:
+        if not _storable(user_id):
+            return None
         async with self.engine.connect() as conn:
             row = (await conn.execute(m.users.select().where(m.users.c.id == user_id))).first()
         return None if row is None else _user(row)
 
     async def get_users(self, user_ids: Iterable[str]) -> dict[str, User]:
-        ids = list(set(user_ids))
+        ids = [i for i in set(user_ids) if _storable(i)]
         if not ids:
             return {}
         async with self.engine.connect() as conn:
@@ -293,6 +302,8 @@ class Store:
         return {r.id: _user(r) for r in rows}
 
     async def get_user_by_username(self, username: str) -> User | None:
+        if not _storable(username):
+            return None
         async with self.engine.connect() as conn:
             row = (
                 await conn.execute(m.users.select().where(m.users.c.username == username.lower()))
@@ -442,11 +453,15 @@ class Store:
                 await conn.execute(m.users.update().where(u.id == up.user_id).values(**values))
 
     async def get_table(self, table_id: str) -> TableRow | None:
+        if not _storable(table_id):
+            return None
         async with self.engine.connect() as conn:
             row = (await conn.execute(m.tables.select().where(m.tables.c.id == table_id))).first()
         return None if row is None else _table(row)
 
     async def table_by_invite(self, code: str) -> TableRow | None:
+        if not _storable(code):
+            return None
         async with self.engine.connect() as conn:
             row = (await conn.execute(m.tables.select().where(m.tables.c.invite == code))).first()
         return None if row is None else _table(row)
@@ -477,6 +492,8 @@ class Store:
 
     async def load_events(self, table_id: str, after: int = 0) -> list[StoredEvent]:
         """A table's events with version > ``after``, in order."""
+        if not _storable(table_id):
+            return []
         e = m.table_events.c
         async with self.engine.connect() as conn:
             rows = (
@@ -509,6 +526,8 @@ class Store:
     # ------------------------------------------------------------ games
 
     async def game_players(self, table_id: str) -> list[GamePlayer]:
+        if not _storable(table_id):
+            return []
         g = m.game_players.c
         async with self.engine.connect() as conn:
             rows = (
@@ -522,6 +541,8 @@ class Store:
         self, user_id: str, limit: int, before_ms: int | None = None
     ) -> list[tuple[TableRow, list[GamePlayer]]]:
         """A player's finished games, newest first."""
+        if not _storable(user_id):
+            return []
         g, t = m.game_players.c, m.tables.c
         q = sa.select(g.table_id).where(g.user_id == user_id)
         if before_ms is not None:
