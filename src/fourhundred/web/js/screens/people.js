@@ -84,7 +84,7 @@ export function renderLeaderboard(ctx, root, players) {
                   h(
                     "tr",
                     { class: ctx.me && p.user.id === ctx.me.id ? "me" : "" },
-                    h("td", { class: "num" }, p.rank),
+                    h("td", { class: "num" }, p.rank <= 3 ? h("span", { class: `medal medal-${p.rank}` }, p.rank) : p.rank),
                     h("th", { scope: "row" }, h("a", { href: `#/profile/${encodeURIComponent(p.user.id)}` }, h("bdi", { class: "user", translate: "no" }, p.user.name))),
                     h("td", { class: "num" }, p.user.rating),
                     h("td", { class: "num" }, p.rated_games),
