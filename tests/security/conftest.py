@@ -18,8 +18,10 @@ from fh_wire import Server, pg_available, running_server
 
 @pytest.fixture(scope="session")
 def sec_server() -> Iterator[Server]:
-    """SQLite, normal timers, a high login limit (the tests log in a lot)."""
-    with running_server("sqlite", log_name="security") as server:
+    """SQLite, normal timers, the default limit on logins and registrations
+    (10 a minute per address: a test that needs a fresh budget comes from
+    another loopback address, 127.0.0.N)."""
+    with running_server("sqlite", auth_limit=None, log_name="security") as server:
         yield server
 
 
@@ -27,7 +29,7 @@ def sec_server() -> Iterator[Server]:
 def pg_server() -> Iterator[Server]:
     if not pg_available():
         pytest.skip("PostgreSQL is not running on 127.0.0.1:5432")
-    with running_server("postgresql", log_name="security") as server:
+    with running_server("postgresql", auth_limit=None, log_name="security") as server:
         yield server
 
 
