@@ -16,7 +16,7 @@ from fh_fuzz import RigLoop
 from fh_wire import Server, running_server
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def fuzz_server() -> Iterator[Server]:
     with running_server("sqlite", log_name="fuzz") as server:
         yield server
