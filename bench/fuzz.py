@@ -28,6 +28,7 @@ import argparse
 import contextlib
 import platform
 import re
+import signal
 import sys
 import time
 from collections import Counter
@@ -93,6 +94,10 @@ def main(argv: list[str] | None = None) -> int:
     )
     started = time.monotonic()
     deadline = started + args.max_seconds
+    stop = []
+    # Ctrl-C or SIGTERM: finish the batch, report, stop the server.
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(sig, lambda *_: stop.append(1))
     with running_server(args.backend, log_name="bench-fuzz") as server:
         rl = RigLoop(server.url, seed=args.seed)
         rig = rl.rig
@@ -116,7 +121,7 @@ def main(argv: list[str] | None = None) -> int:
         )
         @given(batch=batches(families, min_size=args.batch_max // 2, max_size=args.batch_max))
         def fire(batch: list[Spec]) -> None:
-            if rig.frames_sent >= args.frames or time.monotonic() >= deadline:
+            if rig.frames_sent >= args.frames or time.monotonic() >= deadline or stop:
                 raise Done
             rl.run(rig.step(batch, n[0], advance_every=3, check_every=50))
             n[0] += 1

@@ -29,6 +29,7 @@ import asyncio
 import concurrent.futures
 import platform
 import random
+import signal
 import sys
 import time
 from collections import Counter
@@ -88,6 +89,10 @@ async def run(args: argparse.Namespace, url: str, console: Console) -> tuple[Tal
     pool = concurrent.futures.ProcessPoolExecutor(1)
     loop = asyncio.get_running_loop()
     next_game = [0]
+    stop: list[int] = []
+    # Ctrl-C or SIGTERM: start no more games, finish those under way, report.
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        loop.add_signal_handler(sig, stop.append, 1)
 
     async def check(record: dict[str, Any], recipients: list[Recipient]) -> CheckSummary:
         return await loop.run_in_executor(pool, check_game, record, recipients)
@@ -107,7 +112,7 @@ async def run(args: argparse.Namespace, url: str, console: Console) -> tuple[Tal
         people = [await Account(url, f"Bench{i}p{j}").guest() for j in range(4)]
         watchers = [await Account(url, f"Bench{i}w{j}").guest() for j in range(2)]
         try:
-            while next_game[0] < args.games and time.monotonic() < deadline:
+            while next_game[0] < args.games and time.monotonic() < deadline and not stop:
                 n = next_game[0]
                 next_game[0] += 1
                 kind = KINDS[n % len(KINDS)]
