@@ -1447,30 +1447,6 @@ class FuzzRig:
             if not got:
                 self._violate("control", f"{other.name} never heard of the move", "")
 
-    async def run(
-        self,
-        next_batch: Callable[[], list[Spec] | None],
-        *,
-        max_frames: int,
-        max_seconds: float,
-        advance_every: int = 2,
-        check_every: int = 25,
-        on_batch: Callable[[FuzzRig], None] | None = None,
-    ) -> None:
-        """Fire batches from ``next_batch()`` until it returns None, or
-        ``max_frames`` frames, or ``max_seconds``."""
-        deadline = time.monotonic() + max_seconds
-        n = 0
-        while self.frames_sent < max_frames and time.monotonic() < deadline:
-            specs = next_batch()
-            if specs is None:
-                break
-            await self.step(specs, n, advance_every, check_every)
-            n += 1
-            if on_batch is not None:
-                on_batch(self)
-        await self.check_alive()
-
     async def step(
         self, specs: list[Spec], n: int, advance_every: int = 2, check_every: int = 25
     ) -> None:
