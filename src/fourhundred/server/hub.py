@@ -79,6 +79,10 @@ class _Peek(msgspec.Struct):
 _peek = msgspec.json.Decoder(_Peek)
 
 
+FORWARD_TIMEOUT_S = 5.0
+"""How long a command forwarded to another process may wait for its answer."""
+
+
 class RemoteTable:
     """A table run by another process: commands go to its inbox."""
 
@@ -102,13 +106,40 @@ class RemoteTable:
                 mu=sorted(self.hub.mutes.get(peer.user_id, ())),
             )
             if not kw.get("resync"):
-                peer.pending.add(msg.id)
+                self._await_answer(peer, msg.id)
         elif kind == "cmd":
             out["m"] = msgspec.json.encode(msg)
-            peer.pending.add(msg.id)
+            self._await_answer(peer, msg.id)
         elif kind != "detach":  # pragma: no cover - a programming error
             raise ValueError(f"cannot forward {kind!r}")
         cluster.post(self.owner, out, on_fail=lambda: self.hub.owner_unreachable(self))
+
+    def _await_answer(self, peer: Peer, cmd_id: int | str) -> None:
+        """Expect the owner's answer to ``cmd_id``. Pub/sub keeps nothing: a
+        command sent while the owner was not listening (Redis restarting) is
+        lost without a trace, so one left unanswered for FORWARD_TIMEOUT_S
+        is answered ``unavailable`` here and the socket is re-attached (its
+        catchup shows whether the command took effect)."""
+        peer.pending.add(cmd_id)
+
+        def check() -> None:
+            if cmd_id in peer.pending and peer.table is self:
+                peer.pending.discard(cmd_id)
+                peer.send(
+                    p.encode(
+                        {
+                            "type": "error",
+                            "id": cmd_id,
+                            "code": "unavailable",
+                            "message": "no answer from the table's server: look at the"
+                            " table's state (it follows) before trying again",
+                            "version": None,
+                        }
+                    )
+                )
+                self.hub.resync_soon(self.id)
+
+        asyncio.get_running_loop().call_later(FORWARD_TIMEOUT_S, check)
 
 
 class RemoteWatcher:
@@ -620,6 +651,12 @@ class Hub:
             if peer.table is ref:
                 _fail_pending(peer)
         self._remote_refs.pop((ref.id, ref.owner), None)
+
+    def resync_soon(self, table_id: str) -> None:
+        """Re-attach this process's sockets on ``table_id`` (after a lost
+        answer): each gets a ``catchup`` from its last version."""
+        self._remote_refs = {k: v for k, v in self._remote_refs.items() if k[0] != table_id}
+        self._spawn(self.reroute(table_id, force=True))
 
     def watcher_unreachable(self, rw: RemoteWatcher) -> None:
         """The process holding ``rw``'s socket is gone: detach it."""
