@@ -64,6 +64,8 @@ class Peer(Protocol):
     table is run by another process, to re-attach them after a move)."""
     pending: set[int | str]
     """Commands sent to another process and not yet answered."""
+    frames_in: int
+    """Frames received from other processes for this socket (a count)."""
 
     def send(self, data: bytes) -> None: ...
 
@@ -105,7 +107,9 @@ class RemoteTable:
                 rs=bool(kw.get("resync")),
                 mu=sorted(self.hub.mutes.get(peer.user_id, ())),
             )
-            if not kw.get("resync"):
+            if kw.get("resync"):
+                self._await_resync(peer)
+            else:
                 self._await_answer(peer, msg.id)
         elif kind == "cmd":
             out["m"] = msgspec.json.encode(msg)
@@ -113,6 +117,17 @@ class RemoteTable:
         elif kind != "detach":  # pragma: no cover - a programming error
             raise ValueError(f"cannot forward {kind!r}")
         cluster.post(self.owner, out, on_fail=lambda: self.hub.owner_unreachable(self))
+
+    def _await_resync(self, peer: Peer) -> None:
+        """A re-attach is answered by a ``catchup``; if nothing at all comes
+        back in time (the owner was not listening yet), re-attach again."""
+        before = peer.frames_in
+
+        def check() -> None:
+            if peer.table is self and peer.frames_in == before:
+                self.hub.resync_soon(self.id)
+
+        asyncio.get_running_loop().call_later(FORWARD_TIMEOUT_S, check)
 
     def _await_answer(self, peer: Peer, cmd_id: int | str) -> None:
         """Expect the owner's answer to ``cmd_id``. Pub/sub keeps nothing: a
@@ -713,6 +728,16 @@ class Hub:
         # Frames may have been lost while Redis was away: re-attach every
         # socket whose table runs elsewhere (their catchup fills the gap).
         self._scan_after = self.clock.monotonic() + 2 * self.config.lease_ms / 1000
+        self._reattach_remote()
+        # Once more when every process is surely listening again: frames
+        # published before the other side re-subscribed were lost too.
+        self._spawn(self._reattach_later(2 * self.config.lease_ms / 1000))
+
+    async def _reattach_later(self, delay_s: float) -> None:
+        await asyncio.sleep(delay_s)
+        self._reattach_remote()
+
+    def _reattach_remote(self) -> None:
         for table_id, peers in list(self.attached.items()):
             if any(isinstance(p.table, RemoteTable) for p in peers):
                 self._spawn(self.reroute(table_id, force=True))
@@ -726,6 +751,7 @@ class Hub:
             if peer is None or peer.table_id != m["tb"]:
                 return  # the socket has gone or moved on
             data: bytes = m["d"]
+            peer.frames_in += 1
             with contextlib.suppress(msgspec.DecodeError):
                 pk = _peek.decode(data)
                 if pk.type in ("event", "snapshot", "catchup") and pk.version is not None:

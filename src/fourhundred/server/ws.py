@@ -73,6 +73,7 @@ class Connection:
         self.via_invite = False
         self.last_version = 0
         self.pending: set[int | str] = set()
+        self.frames_in = 0
         self._outbox: asyncio.Queue[bytes | tuple[int, str, str]] = asyncio.Queue(OUTBOX)
         self._closing = False
         self._ids: set[int | str] = set()
