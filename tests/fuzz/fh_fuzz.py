@@ -55,7 +55,9 @@ from fh_wire import (
 )
 from hypothesis import strategies as st
 
-from fourhundred.engine import parse_card
+from fourhundred.bots import make_bot
+from fourhundred.bots.protocol import view_from_dict
+from fourhundred.engine import BID_BASE, parse_card
 
 __all__ = [
     "FAMILIES",
@@ -955,6 +957,7 @@ class FuzzRig:
         self.violations: list[Violation] = []
         self.tables_played = 0
         self.moves = 0
+        self._bot = make_bot("heuristic", seed=seed)
         self._sent: dict[str, int] = {}
         self._bad: dict[str, int] = {}
 
@@ -1387,7 +1390,7 @@ class FuzzRig:
         if mover is None:
             return False
         view = self.snap.seats[mover]["view"]
-        move = self.rng.choice(view["legal"])
+        move = self._choose(view)
         wire = self.wires[f"seat{mover}"]
         body = {"bid": move} if isinstance(move, int) else {"card": move}
         reply = await wire.request(
@@ -1402,6 +1405,19 @@ class FuzzRig:
         await self.witness.wait(lambda: self._witness_version() >= reply["version"], 10)
         self.snap = await self.snapshot()
         return True
+
+    def _choose(self, view: dict[str, Any]) -> Any:
+        """Mostly the heuristic bot's move (so that games end and the phase
+        after the game is fuzzed too), sometimes any legal one."""
+        legal = view["legal"]
+        if self.rng.random() < 0.2:
+            return self.rng.choice(legal)
+        action = self._bot.choose(view_from_dict(view))
+        if action >= BID_BASE:
+            n = action - BID_BASE
+            return n if n in legal else self.rng.choice(legal)
+        card = CARD_NAMES[action]
+        return card if card in legal else self.rng.choice(legal)
 
     async def check_alive(self) -> None:
         """The server is healthy and the control table takes a move."""
@@ -1427,7 +1443,7 @@ class FuzzRig:
             return
         frame = views[mover]
         assert frame is not None
-        move = self.rng.choice(frame["view"]["legal"])
+        move = self._choose(frame["view"])
         body = {"bid": move} if isinstance(move, int) else {"card": move}
         w = self.control_wires[mover]
         try:
