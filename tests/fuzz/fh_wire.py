@@ -155,9 +155,11 @@ class Account:
         out: dict[str, Any] = r.json()
         return out
 
-    async def wire(self, *, origin: str | None = None) -> Wire:
+    async def wire(self, *, origin: str | None = None, light: bool = False) -> Wire:
         """A fresh socket (it takes over any older socket of this user)."""
-        return await Wire(self.ws_url, self.token, name=self.name, origin=origin).open()
+        return await Wire(
+            self.ws_url, self.token, name=self.name, origin=origin, light=light
+        ).open()
 
     async def aclose(self) -> None:
         await self.http.aclose()
@@ -194,18 +196,33 @@ class Outcome:
 
 
 REPLY_TYPES = frozenset({"ack", "error", "pong", "closing"})
+STATE_TYPES = ("event", "snapshot", "catchup")
+_LIGHT_KEYS = ("type", "id", "code", "message", "version")
 
 
 class Wire:
     """One raw WebSocket. Every received frame is kept in :attr:`raw` (text)
-    and :attr:`frames` (parsed); :attr:`close_code` is set once it closed."""
+    and :attr:`frames` (parsed); :attr:`close_code` is set once it closed.
+
+    ``light``: keep in :attr:`frames` only each frame's type, id, code,
+    message, version (and an event's ``kind``), and the last state frame
+    whole (:meth:`latest`): for long runs, whose frames are judged later
+    from :attr:`raw`."""
 
     _counter = itertools.count(1)
 
     def __init__(
-        self, ws_url: str, token: str | None, *, name: str = "", origin: str | None = None
+        self,
+        ws_url: str,
+        token: str | None,
+        *,
+        name: str = "",
+        origin: str | None = None,
+        light: bool = False,
     ) -> None:
         self.ws_url = ws_url
+        self.light = light
+        self.state: dict[str, Any] | None = None
         self.token = token
         self.name = name or f"wire{next(self._counter)}"
         self.origin = origin
@@ -254,7 +271,16 @@ class Wire:
                     msg = json.loads(raw)
                 except ValueError:
                     msg = {"type": "<not json>", "raw": raw[:200]}
-                self.frames.append(msg if isinstance(msg, dict) else {"type": "<not object>"})
+                if not isinstance(msg, dict):
+                    msg = {"type": "<not object>"}
+                if msg.get("type") in STATE_TYPES:
+                    self.state = msg
+                if self.light:
+                    small = {k: msg[k] for k in _LIGHT_KEYS if k in msg}
+                    if msg.get("type") == "event" and isinstance(msg.get("event"), dict):
+                        small["kind"] = msg["event"].get("kind")
+                    msg = small
+                self.frames.append(msg)
                 self._changed.set()
         except ConnectionClosed:
             pass
@@ -365,11 +391,18 @@ class Wire:
             raise TimeoutError(f"{self.name}: no snapshot after join")
         out = sync()
         assert out is not None
+        if self.light:
+            assert self.state is not None
+            return self.state
         return out
 
     def latest(self, *types: str) -> dict[str, Any] | None:
         """The last frame of one of ``types`` (default: any state frame)."""
-        types = types or ("event", "snapshot", "catchup")
+        if not types:
+            return self.state
+        if self.light and set(types) <= set(STATE_TYPES):
+            state = self.state
+            return state if state is not None and state.get("type") in types else None
         return next((f for f in reversed(self.frames) if f.get("type") in types), None)
 
     async def close(self) -> None:

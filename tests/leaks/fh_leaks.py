@@ -440,10 +440,12 @@ class LeakGame:
         self.actions = 0
         self.errors: dict[str, int] = {}
         self.over = asyncio.Event()
+        self._seen = 0
+        self._game_over = False
         self._bot = make_bot("heuristic", seed=rng.getrandbits(32))
 
     async def _wire(self, acct: Account, **join: Any) -> Wire:
-        w = await acct.wire()
+        w = await acct.wire(light=True)
         self.wires.append(w)
         await w.join(**(join or self.join))
         return w
@@ -484,10 +486,12 @@ class LeakGame:
                 raise RuntimeError(f"ready refused: {reply}")
 
     def _is_over(self) -> bool:
-        for f in self.spectator.frames:
-            if f.get("type") == "event" and f["event"].get("kind") == "game_over":
-                return True
-        return False
+        frames = self.spectator.frames
+        for i in range(self._seen, len(frames)):
+            if frames[i].get("kind") == "game_over":
+                self._game_over = True
+        self._seen = len(frames)
+        return self._game_over
 
     async def _drive(self, seat: int, acct: Account, rec: Recipient, wire: Wire) -> None:
         """Play ``seat`` from its views until the game is over."""
@@ -510,7 +514,7 @@ class LeakGame:
                 last = frame["version"] if frame else None
                 await wire.close()
                 await asyncio.sleep(self.rng.uniform(0.0, 0.3))
-                wire = await acct.wire()
+                wire = await acct.wire(light=True)
                 self.wires.append(wire)
                 await wire.join(**self.join, last_version=last)
                 continue
