@@ -66,12 +66,14 @@ class Tally:
         self.frame_types: Counter[str] = Counter()
         self.client_errors: Counter[str] = Counter()
         self.violations: list[str] = []
+        self.notes: Counter[str] = Counter()
 
     def add(self, r: GameResult) -> None:
         if r.finished:
             self.games[r.kind] += 1
         else:
             self.unfinished[r.kind] += 1
+            self.notes[r.note[:160]] += 1
         self.frames += r.frames
         self.views += r.views
         self.cards += r.cards_seen
@@ -107,10 +109,14 @@ async def run(args: argparse.Namespace, url: str, console: Console) -> tuple[Tal
     )
     task = progress.add_task("leaks", total=args.games, frames=0, bad=0)
 
-    async def slot(i: int) -> None:
-        rng = random.Random(args.seed * 1000 + i)
+    async def accounts(i: int, n: int) -> tuple[list[Account], list[Account]]:
         people = [await Account(url, f"Bench{i}p{j}").guest() for j in range(4)]
         watchers = [await Account(url, f"Bench{i}w{j}").guest() for j in range(2)]
+        return people, watchers
+
+    async def slot(i: int) -> None:
+        rng = random.Random(args.seed * 1000 + i)
+        people, watchers = await accounts(i, 0)
         try:
             while next_game[0] < args.games and time.monotonic() < deadline and not stop:
                 n = next_game[0]
@@ -130,6 +136,11 @@ async def run(args: argparse.Namespace, url: str, console: Console) -> tuple[Tal
                 except Exception as e:  # a broken game is reported, not fatal
                     result = GameResult(kind, game.table, False, note=repr(e))
                 tally.add(result)
+                if not result.finished:
+                    # These people may still sit at that table: new ones.
+                    for a in (*people, *watchers):
+                        await a.aclose()
+                    people, watchers = await accounts(i, n)
                 progress.update(
                     task,
                     completed=sum(tally.games.values()) + sum(tally.unfinished.values()),
@@ -185,6 +196,8 @@ def main(argv: list[str] | None = None) -> int:
         f" recipients: {tally.recipients}; moves by this script's people: {tally.actions};"
         f" their refusals: {dict(tally.client_errors) or 'none'}"
     )
+    for note, count in tally.notes.most_common(10):
+        console.print(escape(f"  not ended ({count}): {note}"))
     if tally.violations:
         console.print(f"[red]violations: {len(tally.violations)}[/red]")
         for v in tally.violations[:50]:

@@ -1410,8 +1410,8 @@ class FuzzRig:
         """Mostly the heuristic bot's move (so that games end and the phase
         after the game is fuzzed too), sometimes any legal one."""
         legal = view["legal"]
-        if self.rng.random() < 0.2:
-            return self.rng.choice(legal)
+        if view["phase"] == "play" and self.rng.random() < 0.2:
+            return self.rng.choice(legal)  # (a wild bid would only drag the game out)
         action = self._bot.choose(view_from_dict(view))
         if action >= BID_BASE:
             n = action - BID_BASE

@@ -522,6 +522,9 @@ class LeakGame:
                 key = (view_key(view), frame["version"] if frame else 0)
                 if key != acted:
                     acted = key
+                    # A moment to think: people (and the server's 20 frames a
+                    # second per socket) do not play at machine speed.
+                    await asyncio.sleep(self.rng.uniform(0.02, 0.08))
                     kind, move = self._choose(view)
                     body = {"bid": {"bid": move}, "play": {"card": move}}.get(kind, {})
                     try:
@@ -538,8 +541,9 @@ class LeakGame:
 
     def _choose(self, view: dict[str, Any]) -> tuple[str, Any]:
         """Mostly the heuristic bot's choice (so games end), sometimes any
-        legal action (so odd positions come up too)."""
-        if self.rng.random() < 0.1:
+        legal card (so odd positions come up too; a wild bid would only make
+        the game long)."""
+        if view["phase"] == "play" and self.rng.random() < 0.1:
             move = self.rng.choice(view["legal"])
             return ("bid", move) if isinstance(move, int) else ("play", move)
         action = self._bot.choose(view_from_dict(view))
