@@ -47,6 +47,7 @@ from fourhundred.engine import (
     state_from_view,
 )
 
+from ._proc import die_with_parent
 from .base import Bot
 from .heuristic import (
     GAME_BONUS,
@@ -394,7 +395,9 @@ def _pool(extra: int) -> ProcessPoolExecutor:
     pool = _POOLS.get(extra)
     if pool is None:
         pool = ProcessPoolExecutor(
-            max_workers=extra, mp_context=multiprocessing.get_context("spawn")
+            max_workers=extra,
+            mp_context=multiprocessing.get_context("spawn"),
+            initializer=die_with_parent,
         )
         for f in [pool.submit(_warm) for _ in range(extra)]:
             f.result()

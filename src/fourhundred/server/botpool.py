@@ -42,6 +42,13 @@ def _decide(bot: str, view: View, seed: int, budget_ms: int) -> Action:
         player.close()
 
 
+def _init_worker() -> None:
+    from fourhundred.bots._proc import die_with_parent
+
+    die_with_parent()  # a SIGKILLed server leaves no workers behind
+    _warm()
+
+
 def _warm() -> None:
     import fourhundred.bots  # noqa: F401 - import once per worker, not per decision
 
@@ -68,7 +75,7 @@ class PoolBotRunner:
                 self._pool = concurrent.futures.ProcessPoolExecutor(
                     self.workers,
                     mp_context=multiprocessing.get_context("spawn"),
-                    initializer=_warm,
+                    initializer=_init_worker,
                 )
         return self._pool
 

@@ -1,0 +1,86 @@
+"""A server killed with SIGKILL leaves no bot workers behind: they would
+otherwise wait on their queue for ever, holding memory and a core's share."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+import time
+
+import pytest
+
+pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="Linux prctl")
+
+_PARENT = textwrap.dedent(
+    """
+    import asyncio, multiprocessing, sys, time
+    from fourhundred.server.botpool import PoolBotRunner
+
+    async def main():
+        runner = PoolBotRunner(2, 100)
+        await runner.warm()
+        pids = [p.pid for p in runner._pool._processes.values()]
+        print(" ".join(map(str, pids)), flush=True)
+        time.sleep(60)
+
+    asyncio.run(main())
+    """
+)
+
+
+def _alive(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().split(") ", 1)[1][0] != "Z"
+    except FileNotFoundError:
+        return False
+
+
+def test_workers_die_with_a_killed_server() -> None:
+    parent = subprocess.Popen([sys.executable, "-c", _PARENT], stdout=subprocess.PIPE, text=True)
+    try:
+        assert parent.stdout is not None
+        line = parent.stdout.readline()
+        pids = [int(p) for p in line.split()]
+        assert len(pids) == 2 and all(_alive(p) for p in pids)
+        os.kill(parent.pid, signal.SIGKILL)
+        parent.wait(10)
+        deadline = time.monotonic() + 10
+        while any(_alive(p) for p in pids) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert not any(_alive(p) for p in pids), "bot workers outlived their server"
+    finally:
+        if parent.poll() is None:
+            parent.kill()
+            parent.wait()
+
+
+def test_search_workers_die_with_their_parent() -> None:
+    code = textwrap.dedent(
+        """
+        import time
+        from fourhundred.bots import search
+        search._pool(1)
+        pool = search._POOLS[1]
+        print(" ".join(str(p.pid) for p in pool._processes.values()), flush=True)
+        time.sleep(60)
+        """
+    )
+    parent = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, text=True)
+    try:
+        assert parent.stdout is not None
+        pids = [int(p) for p in parent.stdout.readline().split()]
+        assert pids and all(_alive(p) for p in pids)
+        os.kill(parent.pid, signal.SIGKILL)
+        parent.wait(10)
+        deadline = time.monotonic() + 10
+        while any(_alive(p) for p in pids) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert not any(_alive(p) for p in pids), "search workers outlived their parent"
+    finally:
+        if parent.poll() is None:
+            parent.kill()
+            parent.wait()
