@@ -81,6 +81,12 @@ def register(app: typer.Typer) -> None:
             float,
             typer.Option(help="Frames a second a socket may send (bursts of twice that).", min=1),
         ] = 20.0,
+        waiting_expiry: Annotated[
+            float,
+            typer.Option(
+                help="Close a waiting room nobody has had open for this many seconds.", min=1
+            ),
+        ] = 1800.0,
         auth_limit: Annotated[
             int,
             typer.Option(help="Logins and registrations per minute per client address.", min=1),
@@ -164,6 +170,7 @@ def register(app: typer.Typer) -> None:
             log_json=log_json,
             auth_limit_per_minute=auth_limit,
             ws_rate=ws_rate,
+            waiting_expiry_s=waiting_expiry,
             allowed_origins=tuple(allowed_origin or ()),
             redis_url=redis_url or None,
             redis_prefix=redis_prefix,

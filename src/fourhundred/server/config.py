@@ -79,6 +79,9 @@ class ServerConfig:
     ranked_timer: int = 30
     matchmaking_interval_s: float = 0.5
     finished_linger_s: float = 120.0
+    waiting_expiry_s: float = 1800.0
+    """A waiting room nobody has had open for this long is closed (it leaves
+    the lobby and frees its players' seats)."""
     """How long a finished table's actor stays loaded for chat and late joins."""
     redis_url: str | None = None
     """Scale-out (docs/deploy.md): share tables with other processes through

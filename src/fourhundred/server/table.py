@@ -259,11 +259,16 @@ class TableActor:
                     and now - self._idle_since >= self.deps.config.finished_linger_s
                 ):
                     break
+                if self._abandoned(now):
+                    await self._expire()
+                    continue
                 timeout = None
                 if self._deadline is not None:
                     timeout = max(0.0, self._deadline - now)
                 elif self.finished:
                     timeout = self.deps.config.finished_linger_s
+                elif self.model.status == "waiting" and not self.watchers:
+                    timeout = max(0.0, self._idle_since + self.deps.config.waiting_expiry_s - now)
                 if self._queue:
                     continue
                 with contextlib.suppress(TimeoutError):
@@ -278,6 +283,28 @@ class TableActor:
         finally:
             self.stopped = True
             self.deps.on_stop(self)
+
+    def _abandoned(self, now: float) -> bool:
+        """A waiting room nobody has had open for ``waiting_expiry_s``."""
+        return (
+            self.model.status == "waiting"
+            and not self.watchers
+            and not self._queue
+            and now - self._idle_since >= self.deps.config.waiting_expiry_s
+        )
+
+    async def _expire(self) -> None:
+        tx = Tx(self.model, self.deps.clock.now_ms())
+        tx.add("closed", {"reason": "expired"})
+        try:
+            await self._commit(tx)
+        except CommandError as e:
+            # The store is unavailable: try again later, nothing changed.
+            log.warning("expiry_not_saved", table=self.id, error=e.message)
+            self._idle_since = self.deps.clock.monotonic()
+            return
+        log.info("waiting_room_expired", table=self.id)
+        self._idle_since = self.deps.clock.monotonic()
 
     async def _boot(self) -> None:
         # A Ranked table is created full and ready: it starts at once. A
@@ -477,7 +504,7 @@ class TableActor:
                 if humans:
                     tx.add("host", {"user": humans[0]})
                 else:
-                    tx.add("closed", {})
+                    tx.add("closed", {"reason": "left"})
         elif m.status == "playing":
             bot = m.seats[seat].bot or self.deps.config.bot
             tx.add("substituted", {"seat": seat, "user": uid, "bot": bot, "reason": "left"})
@@ -907,7 +934,9 @@ class TableActor:
         before = self._connected(self.model)
         del self.watchers[w]
         self._presence(before)
-        if self.finished and not self.watchers:
+        if not self.watchers:
+            # The linger of a finished table, or the expiry of a waiting
+            # room, counts from now.
             self._idle_since = self.deps.clock.monotonic()
 
     def _presence(self, before: set[int]) -> None:
