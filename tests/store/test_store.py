@@ -154,3 +154,28 @@ async def test_heartbeats(store: Store, tag: str) -> None:
     await store.heartbeat(node, 10)
     await store.heartbeat(node, 20)
     assert await store.last_alive(node) == 20
+
+
+async def test_purge_expired_sessions_and_silent_processes(store: Store, tag: str) -> None:
+    uid = f"p{tag}"
+    await store.create_user(uid, "Purged", 1000)
+    await store.create_session(f"old{tag}", uid, 1000, 5000)
+    await store.create_session(f"live{tag}", uid, 1000, 10**13)
+    gone, owner, recent = f"gone{tag}", f"owner{tag}", f"recent{tag}"
+    await store.heartbeat(gone, 10)
+    await store.heartbeat(owner, 10)
+    await store.heartbeat(recent, 500)
+    # A silent process that still owns an unfinished table keeps its
+    # heartbeat: whoever takes the table resumes its timer from it.
+    row = _row(f"owned{tag}", uid)
+    row.owner = owner
+    await store.create_table(row, StoredEvent(1, "created", {}, 1), [])
+
+    sessions, beats = await store.purge(now_ms=6000, heartbeats_before_ms=100)
+    assert sessions >= 1 and beats >= 1
+    assert await store.session_user(f"old{tag}", 1000) is None  # gone, not just expired
+    assert await store.session_user(f"live{tag}", 6000) is not None
+    assert await store.last_alive(gone) is None
+    assert await store.last_alive(owner) == 10
+    assert await store.last_alive(recent) == 500
+    assert await store.purge(now_ms=6000, heartbeats_before_ms=100) == (0, 0)

@@ -39,6 +39,10 @@ __all__ = ["Hub", "Peer", "RemoteTable", "RemoteWatcher", "TableRef"]
 log = get_logger("fourhundred.hub")
 
 HEARTBEAT_S: Final = 1.0
+PURGE_EVERY_S: Final = 3600.0
+"""How often a process deletes expired sessions and old heartbeats."""
+HEARTBEAT_KEEP_MS: Final = 7 * 24 * 3600 * 1000
+"""Heartbeats of processes silent for this long (and owning nothing) go."""
 
 
 class TableRef(Protocol):
@@ -333,6 +337,8 @@ class Hub:
             await self.cluster.stop()
 
     async def _heartbeat(self) -> None:
+        # Spread the processes' purges (a minute in, then hourly).
+        next_purge = self.clock.monotonic() + random.uniform(30.0, 90.0)
         while True:
             await asyncio.sleep(HEARTBEAT_S)
             try:
@@ -340,6 +346,20 @@ class Hub:
             except Exception as e:
                 log.warning("heartbeat_failed", error=repr(e))
             self._update_gauges()
+            if self.clock.monotonic() >= next_purge:
+                next_purge = self.clock.monotonic() + PURGE_EVERY_S
+                await self.purge()
+
+    async def purge(self) -> None:
+        """Delete expired sessions and long-silent processes' heartbeats."""
+        now = self.clock.now_ms()
+        try:
+            sessions, beats = await self.store.purge(now, now - HEARTBEAT_KEEP_MS)
+        except Exception as e:
+            log.warning("purge_failed", error=repr(e))
+            return
+        if sessions or beats:
+            log.info("purged", sessions=sessions, heartbeats=beats)
 
     def _update_gauges(self) -> None:
         counts: dict[str, int] = {"waiting": 0, "playing": 0, "over": 0, "closed": 0}

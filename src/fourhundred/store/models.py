@@ -44,6 +44,7 @@ sessions = sa.Table(
     ),
     sa.Column("created_ms", sa.BigInteger, nullable=False),
     sa.Column("expires_ms", sa.BigInteger, nullable=False),
+    sa.Index("ix_sessions_expires", "expires_ms"),
 )
 
 tables = sa.Table(

@@ -577,6 +577,24 @@ class Store:
             if result.rowcount == 0:
                 await conn.execute(m.heartbeats.insert().values(node=node, alive_ms=now_ms))
 
+    async def purge(self, now_ms: int, heartbeats_before_ms: int) -> tuple[int, int]:
+        """Delete expired sessions, and the heartbeats of processes not heard
+        from since ``heartbeats_before_ms`` that own no unfinished table (a
+        process gets a new name at every start, so their rows pile up).
+        Returns how many of each went."""
+        s, h, t = m.sessions.c, m.heartbeats.c, m.tables.c
+        owning = sa.select(t.owner).where(
+            t.status.in_(("waiting", "playing")), t.owner.is_not(None)
+        )
+        async with self._write() as conn:
+            sessions = await conn.execute(m.sessions.delete().where(s.expires_ms <= now_ms))
+            beats = await conn.execute(
+                m.heartbeats.delete().where(
+                    h.alive_ms < heartbeats_before_ms, h.node.not_in(owning)
+                )
+            )
+        return int(sessions.rowcount or 0), int(beats.rowcount or 0)
+
     async def last_alive(self, node: str) -> int | None:
         h = m.heartbeats.c
         async with self.engine.connect() as conn:
