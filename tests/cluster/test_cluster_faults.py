@@ -8,6 +8,7 @@ import asyncio
 import time
 from pathlib import Path
 
+import httpx
 from fh_cluster_helpers import (
     REDIS_URL,
     Acked,
@@ -63,6 +64,20 @@ async def test_sigkill_owner_tables_move_and_nothing_is_lost(
             s.stop()
 
 
+async def health_of(url: str, status: int, error: str, within: float = 10.0) -> bool:
+    """Whether ``/healthz`` answers ``status`` (with ``error`` in its error)
+    within ``within`` seconds."""
+    deadline = time.monotonic() + within
+    async with httpx.AsyncClient(base_url=url, timeout=2) as http:
+        while True:
+            r = await http.get("/healthz")
+            if r.status_code == status and error in r.json().get("error", ""):
+                return True
+            if time.monotonic() > deadline:
+                return False
+            await asyncio.sleep(0.1)
+
+
 async def test_redis_restarted_mid_game(fresh_db: str, cluster_logs: Path) -> None:
     redis = PrivateRedis().start()
     db = fresh_db
@@ -78,7 +93,11 @@ async def test_redis_restarted_mid_game(fresh_db: str, cluster_logs: Path) -> No
         await play(players, table, 6, acked)
         redis.kill()
         await asyncio.sleep(1.0)
+        # The processes say so to the balancer while Redis is away...
+        assert await health_of(a.url, 503, "redis")
         redis.start()  # the same port, empty: every lease and queue is gone
+        # ... and are healthy again once it is back.
+        assert await health_of(a.url, 200, "") and await health_of(b.url, 200, "")
         await play(players, table, 10, acked, refused=[])
         assert all(p.close_code is None for p in players)
         await check_log(db, table, players, acked)

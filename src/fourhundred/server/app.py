@@ -63,6 +63,10 @@ async def healthz(request: Request) -> Response:
         await hub.store.ping()
     except Exception as e:
         return json_response({"ok": False, "error": f"database: {e.__class__.__name__}"}, 503)
+    if hub.cluster is not None and not hub.cluster.connected.is_set():
+        # Local tables still play, but commands for tables owned elsewhere
+        # cannot travel: a balancer should prefer the other processes.
+        return json_response({"ok": False, "error": "redis: unreachable"}, 503)
     return json_response({"ok": True, "node": hub.config.node, "tables": len(hub.actors)})
 
 
