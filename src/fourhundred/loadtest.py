@@ -24,8 +24,9 @@ import random
 import re
 import socket
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Annotated, Any
 from urllib.parse import urlsplit
 
 import typer
@@ -303,17 +304,29 @@ class Player:
 
 
 async def _table_loop(
-    index: int, *, base: str, ws_url: str, stats: LoadStats, stop: asyncio.Event, think_ms: int
+    index: int,
+    *,
+    bases: Sequence[str],
+    ws_urls: Sequence[str],
+    stats: LoadStats,
+    stop: asyncio.Event,
+    think_ms: int,
 ) -> None:
-    """Keep one table busy: play games back to back until told to stop."""
+    """Keep one table busy: play games back to back until told to stop.
+    With several servers (a cluster), the table is created through one and
+    its four players connect round the servers, as a load balancer would
+    spread them: most commands then travel between processes."""
     import httpx
     import websockets
 
     game = 0
+    n = len(bases)
+    base = bases[index % n]
     async with httpx.AsyncClient(base_url=base, timeout=30) as http:
         while not stop.is_set():
             players = [
-                Player(base, ws_url, f"load{index}-{game}-{s}", stats, think_ms) for s in range(4)
+                Player(base, ws_urls[(index + s) % n], f"load{index}-{game}-{s}", stats, think_ms)
+                for s in range(4)
             ]
             try:
                 for p in players:
@@ -349,30 +362,49 @@ async def _table_loop(
             game += 1
 
 
+async def _servers_rss(bases: Sequence[str], pids: Sequence[int]) -> int | None:
+    """The servers' resident memory, summed (None if any is unknown)."""
+    if pids:
+        found = [await _server_rss(bases[0], pid) for pid in pids]
+    else:
+        found = [await _server_rss(base) for base in bases]
+    return None if any(r is None for r in found) else sum(r for r in found if r is not None)
+
+
 async def run_load(
-    url: str,
+    url: str | Sequence[str],
     tables: int,
     duration: float,
     *,
     think_ms: int = 1000,
     ramp_s: float = 10.0,
-    server_pid: int | None = None,
+    server_pid: int | Sequence[int] | None = None,
     progress: Any = None,
 ) -> LoadResult:
-    """Run the load test; ``progress(stats, elapsed)`` is called twice a second."""
-    check_loopback(url)
-    parts = urlsplit(url)
-    scheme = "https" if parts.scheme == "wss" else "http"
-    base = f"{scheme}://{parts.netloc}"
-    ws_url = f"{parts.scheme}://{parts.netloc}/ws"
+    """Run the load test against one server, or several sharing their tables
+    (``url`` a list); ``progress(stats, elapsed)`` is called twice a second.
+    ``server_pid``: the servers' process ids, for their memory."""
+    urls = [url] if isinstance(url, str) else list(url)
+    if not urls:
+        raise ValueError("give at least one server URL")
+    bases, ws_urls = [], []
+    for u in urls:
+        check_loopback(u)
+        parts = urlsplit(u)
+        scheme = "https" if parts.scheme == "wss" else "http"
+        bases.append(f"{scheme}://{parts.netloc}")
+        ws_urls.append(f"{parts.scheme}://{parts.netloc}/ws")
+    pids = [server_pid] if isinstance(server_pid, int) else list(server_pid or ())
     stats = LoadStats()
     stop = asyncio.Event()
-    rss_before = await _server_rss(base, server_pid)
+    rss_before = await _servers_rss(bases, pids)
     loops = []
     for i in range(tables):
         loops.append(
             asyncio.create_task(
-                _table_loop(i, base=base, ws_url=ws_url, stats=stats, stop=stop, think_ms=think_ms)
+                _table_loop(
+                    i, bases=bases, ws_urls=ws_urls, stats=stats, stop=stop, think_ms=think_ms
+                )
             )
         )
         await asyncio.sleep(ramp_s / max(tables, 1))
@@ -385,10 +417,10 @@ async def run_load(
         if progress is not None:
             progress(stats, now - measure_from)
         if rss_during is None and now - measure_from > duration / 2:
-            rss_during = await _server_rss(base, server_pid)
+            rss_during = await _servers_rss(bases, pids)
         await asyncio.sleep(0.5)
     if rss_during is None:
-        rss_during = await _server_rss(base, server_pid)
+        rss_during = await _servers_rss(bases, pids)
     elapsed = time.monotonic() - measure_from
     actions = stats.actions - base_actions
     lat = stats.latencies_ms[:]
@@ -420,14 +452,23 @@ def register(app: typer.Typer) -> None:
     @app.command()
     def loadtest(
         *,
-        url: str = typer.Option("ws://127.0.0.1:8400", help="The server's WebSocket base URL."),
+        url: Annotated[
+            list[str] | None,
+            typer.Option(
+                help="The server's WebSocket base URL (default ws://127.0.0.1:8400);"
+                " repeat it for the processes of a cluster."
+            ),
+        ] = None,
         tables: int = typer.Option(50, min=1, max=5000, help="Tables of four players."),
         duration: float = typer.Option(30.0, min=1, max=3600, help="Seconds to measure."),
         think_ms: int = typer.Option(1000, min=0, max=60000, help="Mean pause before acting."),
         ramp: float = typer.Option(10.0, min=0, max=600, help="Seconds to open all tables."),
-        server_pid: int | None = typer.Option(
-            None, help="The server's process id, to measure its memory per table."
-        ),
+        server_pid: Annotated[
+            list[int] | None,
+            typer.Option(
+                help="The server's process id, to measure its memory per table (repeat: summed)."
+            ),
+        ] = None,
         as_json: bool = typer.Option(False, "--json", help="Print the result as JSON."),
     ) -> None:
         """Drive TABLES tables of four simulated players over real WebSockets
@@ -437,8 +478,10 @@ def register(app: typer.Typer) -> None:
         from rich.table import Table
 
         console = Console(stderr=True)
+        urls = url or ["ws://127.0.0.1:8400"]
         try:
-            check_loopback(url)
+            for u in urls:
+                check_loopback(u)
         except ValueError as e:
             console.print(f"[red]{e}[/red]")
             raise typer.Exit(2) from None
@@ -459,10 +502,19 @@ def register(app: typer.Typer) -> None:
             )
             return t
 
+        from fourhundred.server.commands import raise_open_files_limit
+
+        limit = raise_open_files_limit()
+        if limit and limit < 4 * tables + 64:
+            console.print(
+                f"[red]{tables} tables need {4 * tables} sockets but this process may open "
+                f"only {limit} files: raise the limit (ulimit -n) or use fewer tables[/red]"
+            )
+            raise typer.Exit(2)
         with Live(console=console, refresh_per_second=2, transient=True) as live:
             result = asyncio.run(
                 run_load(
-                    url,
+                    urls,
                     tables,
                     duration,
                     think_ms=think_ms,
@@ -477,7 +529,8 @@ def register(app: typer.Typer) -> None:
             return
         lat = data["latency_ms"]
         print(
-            f"tables: {tables}  sockets: {4 * tables}  duration: {data['duration_s']} s\n"
+            f"servers: {len(urls)}  tables: {tables}  sockets: {4 * tables}"
+            f"  duration: {data['duration_s']} s\n"
             f"actions: {result.actions}  actions_per_s: {data['actions_per_s']}\n"
             f"latency_ms p50: {lat['p50']}  p95: {lat['p95']}  p99: {lat['p99']}"
             f"  max: {lat['max']}\n"

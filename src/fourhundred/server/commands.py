@@ -31,6 +31,25 @@ async def _migrate(url: str | None) -> tuple[str, str | None]:
         await engine.dispose()
 
 
+def raise_open_files_limit() -> int:
+    """Raise this process's open-file limit to its hard limit (every socket is
+    a file: the usual soft limit of 1024 would cap a server near 1,000
+    players). Returns the limit now in force."""
+    try:
+        import resource
+    except ImportError:  # not on a POSIX system
+        return 0
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    want = hard if hard != resource.RLIM_INFINITY else max(soft, 1 << 16)
+    if soft == resource.RLIM_INFINITY or soft >= want:
+        return int(soft)
+    try:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (want, hard))
+    except (ValueError, OSError):
+        return int(soft)
+    return int(want)
+
+
 def _upgrade_or_exit(url: str | None) -> tuple[str, str | None]:
     from fourhundred.store import UnsupportedDatabase
 
@@ -178,6 +197,7 @@ def register(app: typer.Typer) -> None:
         )
         if node:
             config = dataclasses.replace(config, node=node)
+        raise_open_files_limit()
         print(f"fourhundred serving on http://{host}:{port}/", file=sys.stderr)
         uvicorn.run(
             create_app(config),
