@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+
 import pytest
 from alembic.autogenerate import compare_metadata
 from alembic.runtime.migration import MigrationContext
@@ -179,3 +181,51 @@ async def test_purge_expired_sessions_and_silent_processes(store: Store, tag: st
     assert await store.last_alive(owner) == 10
     assert await store.last_alive(recent) == 500
     assert await store.purge(now_ms=6000, heartbeats_before_ms=100) == (0, 0)
+
+
+async def test_commits_of_many_tables_at_once(store: Store, tag: str) -> None:
+    """Moves of many tables at the same moment (on SQLite: written as one
+    group), with a stale writer among them and commits of other shapes."""
+    uid = f"m{tag}"
+    await store.create_user(uid, "Many", 1)
+    ids = [f"m{i}{tag}" for i in range(12)]
+    for tid in ids:
+        await store.create_table(_row(tid, uid), StoredEvent(1, "created", {}, 1), [])
+    stale, room = f"stale{tag}", f"room{tag}"
+    for tid in (stale, room):
+        await store.create_table(_row(tid, uid), StoredEvent(1, "created", {}, 1), [])
+
+    def move(tid: str, i: int) -> Commit:
+        events = [StoredEvent(2, "bid", {"seat": 0, "bid": i}, 2)]
+        if i % 3 == 0:  # a move that ends a trick: two events
+            events.append(StoredEvent(3, "trick", {"winner": 1}, 2))
+        return Commit(tid, 1, events, {"updated_ms": 2, "deadline_ms": 100 + i, "owner": "n"})
+
+    commits = [move(tid, i) for i, tid in enumerate(ids)]
+    commits.append(Commit(stale, 5, [StoredEvent(6, "bid", {}, 2)], {"updated_ms": 2}))
+    results = await asyncio.gather(*(store.commit(c) for c in commits), return_exceptions=True)
+    assert results[:-1] == [None] * len(ids)
+    assert isinstance(results[-1], VersionConflict)
+    for i, tid in enumerate(ids):
+        row = await store.get_table(tid)
+        want = 3 if i % 3 == 0 else 2
+        assert row is not None and (row.version, row.deadline_ms) == (want, 100 + i)
+        assert [e.version for e in await store.load_events(tid)] == list(range(1, want + 1))
+    row = await store.get_table(stale)
+    assert row is not None and row.version == 1 and len(await store.load_events(stale)) == 1
+
+    # Moves together with a room change (seats) and a stale move: every
+    # good one lands whole, the stale one writes nothing.
+    mixed = [
+        Commit(ids[1], 2, [StoredEvent(3, "bid", {}, 3)], {"updated_ms": 3, "deadline_ms": 1}),
+        Commit(
+            room, 1, [StoredEvent(2, "seated", {}, 3)], {"open_seats": 2}, seats=[(1, uid, True)]
+        ),
+        Commit(ids[2], 1, [StoredEvent(2, "bid", {}, 3)], {"updated_ms": 3, "deadline_ms": 1}),
+    ]
+    results = await asyncio.gather(*(store.commit(c) for c in mixed), return_exceptions=True)
+    assert results[0] is None and results[1] is None
+    assert isinstance(results[2], VersionConflict)
+    assert [e.version for e in await store.load_events(ids[1])] == [1, 2, 3]
+    assert await store.seated_table(uid) == room
+    assert [e.version for e in await store.load_events(ids[2])] == [1, 2]

@@ -204,6 +204,9 @@ def register(app: typer.Typer) -> None:
             host=host,
             port=port,
             ws_max_size=1 << 20,
+            # Frames are small JSON: compressing them costs more CPU (and a
+            # zlib state of hundreds of KiB per socket) than it saves.
+            ws_per_message_deflate=False,
             ws_ping_interval=20.0,
             ws_ping_timeout=20.0,
             log_level="warning",

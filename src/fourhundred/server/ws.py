@@ -182,14 +182,33 @@ async def websocket_endpoint(ws: WebSocket) -> None:
     rate = hub.config.ws_rate
     bucket = TokenBucket(rate, 2 * rate, hub.clock.monotonic())
     flooded = bad = 0
+    # When the writer stops (the socket is being closed, or the client is too
+    # slow), a reader waiting for the next frame is woken by cancelling it:
+    # cheaper than racing every receive against the writer.
+    reader = asyncio.current_task()
+    waiting = False
+    stopped_by_writer = False
+
+    def _writer_done(_: object) -> None:
+        nonlocal stopped_by_writer
+        if waiting and reader is not None and not stopped_by_writer:
+            stopped_by_writer = True
+            reader.cancel()
+
+    writer.add_done_callback(_writer_done)
     try:
         while not writer.done():
-            recv = asyncio.ensure_future(ws.receive())
-            done, _ = await asyncio.wait({recv, writer}, return_when=asyncio.FIRST_COMPLETED)
-            if recv not in done:
-                recv.cancel()
+            waiting = True
+            try:
+                message = await ws.receive()
+            except asyncio.CancelledError:
+                if not stopped_by_writer:
+                    raise  # the server is stopping
+                if reader is not None:
+                    reader.uncancel()
                 break
-            message = recv.result()
+            finally:
+                waiting = False
             if message["type"] == "websocket.disconnect":
                 break
             t0 = hub.clock.monotonic()
