@@ -169,6 +169,8 @@ def run_one(processes: int, tables: int, args: argparse.Namespace) -> dict[str, 
             str(args.think_ms),
             "--ramp",
             str(args.ramp),
+            "--warmup",
+            str(args.warmup),
         ]
         out = subprocess.run(cmd, capture_output=True, text=True, check=False)
         if out.returncode != 0:
@@ -187,6 +189,7 @@ def main() -> int:
     ap.add_argument("--duration", type=float, default=60.0, help="seconds measured per load")
     ap.add_argument("--think-ms", type=int, default=1000, help="players' mean pause")
     ap.add_argument("--ramp", type=float, default=20.0, help="seconds to open all tables")
+    ap.add_argument("--warmup", type=float, default=10.0, help="seconds before measuring")
     ap.add_argument("--target-ms", type=float, default=50.0, help="the p99 latency target")
     ap.add_argument("--repeat", type=int, default=1, help="runs per table count (median p99)")
     args = ap.parse_args()

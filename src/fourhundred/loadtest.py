@@ -29,6 +29,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Annotated, Any
 from urllib.parse import urlsplit
 
+import msgspec
 import typer
 
 if TYPE_CHECKING:  # the CLI imports this module: keep its start-up light
@@ -43,6 +44,8 @@ class LoadStats:
     started: float = field(default_factory=time.monotonic)
     actions: int = 0
     latencies_ms: list[float] = field(default_factory=list)
+    stamps: list[float] = field(default_factory=list)
+    """When each latency was measured (``time.monotonic()``)."""
     errors: int = 0
     error_codes: dict[str, int] = field(default_factory=dict)
     disconnects: int = 0
@@ -71,6 +74,8 @@ class LoadResult:
     games_finished: int
     server_rss_bytes_before: int | None
     server_rss_bytes_during: int | None
+    windows: list[dict[str, float | None]] = field(default_factory=list)
+    """p50/p99 latency of each 10 s of the measurement (is the load steady?)."""
 
     @property
     def rss_per_table_bytes(self) -> float | None:
@@ -98,6 +103,7 @@ class LoadResult:
             "server_rss_bytes_before": self.server_rss_bytes_before,
             "server_rss_bytes_during": self.server_rss_bytes_during,
             "server_rss_per_table_bytes": _round(self.rss_per_table_bytes),
+            "windows": self.windows,
         }
 
 
@@ -150,6 +156,9 @@ async def _server_rss(http_base: str, pid: int | None = None) -> int | None:
         return None
     m = re.search(r"^process_resident_memory_bytes\s+([0-9.e+]+)$", text, re.MULTILINE)
     return int(float(m.group(1))) if m else None
+
+
+_decode = msgspec.json.Decoder().decode
 
 
 class Player:
@@ -209,7 +218,7 @@ class Player:
             async for raw in self.ws:
                 if stop.is_set():
                     break
-                frame = json.loads(raw)
+                frame = _decode(raw)
                 await self.on_frame(frame)
                 if self.over.is_set():
                     break
@@ -240,6 +249,7 @@ class Player:
                 sent = self.sent_at_version.pop(version - 1, None)
                 if sent is not None:
                     self.stats.latencies_ms.append((time.perf_counter() - sent) * 1000)
+                    self.stats.stamps.append(time.monotonic())
                     self.stats.actions += 1
             if event.get("kind") == "game_over":
                 self.stats.games_finished += 1
@@ -378,6 +388,7 @@ async def run_load(
     *,
     think_ms: int = 1000,
     ramp_s: float = 10.0,
+    warmup_s: float = 0.0,
     server_pid: int | Sequence[int] | None = None,
     progress: Any = None,
 ) -> LoadResult:
@@ -408,9 +419,12 @@ async def run_load(
             )
         )
         await asyncio.sleep(ramp_s / max(tables, 1))
+    if warmup_s:
+        await asyncio.sleep(warmup_s)  # the tables' first deals settle
     measure_from = time.monotonic()
     base_actions = stats.actions
     stats.latencies_ms.clear()
+    stats.stamps.clear()
     rss_during: int | None = None
     deadline = measure_from + duration
     while (now := time.monotonic()) < deadline:
@@ -424,6 +438,17 @@ async def run_load(
     elapsed = time.monotonic() - measure_from
     actions = stats.actions - base_actions
     lat = stats.latencies_ms[:]
+    stamps = stats.stamps[: len(lat)]
+    windows = []
+    for w0 in range(0, max(1, math.ceil(elapsed)), 10):
+        part = [x for x, t in zip(lat, stamps, strict=True) if w0 <= t - measure_from < w0 + 10]
+        windows.append(
+            {
+                "from_s": w0,
+                "p50": _round(percentile(part, 0.5)),
+                "p99": _round(percentile(part, 0.99)),
+            }
+        )
     stop.set()
     await asyncio.wait(loops, timeout=15)
     for t in loops:
@@ -443,6 +468,7 @@ async def run_load(
         games_finished=stats.games_finished,
         server_rss_bytes_before=rss_before,
         server_rss_bytes_during=rss_during,
+        windows=windows,
     )
 
 
@@ -463,6 +489,9 @@ def register(app: typer.Typer) -> None:
         duration: float = typer.Option(30.0, min=1, max=3600, help="Seconds to measure."),
         think_ms: int = typer.Option(1000, min=0, max=60000, help="Mean pause before acting."),
         ramp: float = typer.Option(10.0, min=0, max=600, help="Seconds to open all tables."),
+        warmup: float = typer.Option(
+            10.0, min=0, max=600, help="Seconds between the ramp and the measurement."
+        ),
         server_pid: Annotated[
             list[int] | None,
             typer.Option(
@@ -511,14 +540,26 @@ def register(app: typer.Typer) -> None:
                 f"only {limit} files: raise the limit (ulimit -n) or use fewer tables[/red]"
             )
             raise typer.Exit(2)
-        with Live(console=console, refresh_per_second=2, transient=True) as live:
-            result = asyncio.run(
+        # uvloop when it is there (the server uses it too): the generator's
+        # own event loop must not be what the latency measures.
+        try:
+            import uvloop
+
+            loop_factory: Any = uvloop.new_event_loop
+        except ImportError:
+            loop_factory = None
+        with (
+            Live(console=console, refresh_per_second=2, transient=True) as live,
+            asyncio.Runner(loop_factory=loop_factory) as runner,
+        ):
+            result = runner.run(
                 run_load(
                     urls,
                     tables,
                     duration,
                     think_ms=think_ms,
                     ramp_s=ramp,
+                    warmup_s=warmup,
                     server_pid=server_pid,
                     progress=lambda s, e: live.update(render(s, e)),
                 )
