@@ -179,7 +179,10 @@ def run_one(processes: int, tables: int, args: argparse.Namespace) -> dict[str, 
         return result
     finally:
         servers.stop()
-        shutil.rmtree(work, ignore_errors=True)
+        if args.keep_logs:
+            print(f"  server logs kept in {work}", file=sys.stderr)
+        else:
+            shutil.rmtree(work, ignore_errors=True)
 
 
 def main() -> int:
@@ -191,6 +194,7 @@ def main() -> int:
     ap.add_argument("--ramp", type=float, default=20.0, help="seconds to open all tables")
     ap.add_argument("--warmup", type=float, default=10.0, help="seconds before measuring")
     ap.add_argument("--target-ms", type=float, default=50.0, help="the p99 latency target")
+    ap.add_argument("--keep-logs", action="store_true", help="keep the servers' logs")
     ap.add_argument("--repeat", type=int, default=1, help="runs per table count (median p99)")
     args = ap.parse_args()
     counts = [int(x) for x in args.tables.split(",") if x.strip()]
@@ -223,7 +227,8 @@ def main() -> int:
             console.print(f"  {tables} tables, run {r + 1}/{args.repeat} ...")
             runs.append(run_one(args.processes, tables, args))
         runs.sort(key=lambda d: d["latency_ms"]["p99"] or 1e9)
-        res = runs[len(runs) // 2]
+        res = dict(runs[len(runs) // 2])
+        res["p99_each_run"] = [d["latency_ms"]["p99"] for d in runs]
         lat = res["latency_ms"]
         per_table = res.get("server_rss_per_table_bytes")
         meets = (

@@ -364,3 +364,25 @@ async def test_login_attempts_are_rate_limited(fast_server: Server) -> None:
         assert codes == [401, 401, 401, 429]  # this server allows 3 a minute
         r = await c.post("/api/login", json={"username": "victim", "password": "guess123"})
         assert r.status_code == 429 and int(r.headers["retry-after"]) >= 1
+
+
+async def test_a_request_cut_off_mid_body_is_not_a_server_error(server: Server) -> None:
+    """A client that goes away halfway through its body is its own problem:
+    the server answers (to nobody) 400, not 500, and logs no error."""
+    assert server.log_path is not None
+    marker = f"cut-off-{id(server)}"
+    _reader, writer = await asyncio.open_connection("127.0.0.1", server.port)
+    writer.write(
+        b"POST /api/guest HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+        b"Content-Type: application/json\r\nContent-Length: 1000\r\n"
+        b"X-Test: " + marker.encode() + b"\r\n\r\n" + b'{"name": "Cut'
+    )
+    await writer.drain()
+    await asyncio.sleep(0.3)
+    writer.close()
+    await writer.wait_closed()
+    await asyncio.sleep(0.5)
+    async with httpx.AsyncClient(base_url=server.url) as c:
+        assert (await c.get("/healthz")).status_code == 200
+    log = server.log_path.read_text(errors="replace")
+    assert "ClientDisconnect" not in log

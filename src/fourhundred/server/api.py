@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Annotated, Any, Final, TypeVar
 
 import msgspec
-from starlette.requests import Request
+from starlette.requests import ClientDisconnect, Request
 from starlette.responses import Response
 from starlette.routing import Match, Route
 
@@ -107,11 +107,15 @@ async def read_json(request: Request, kind: type[T]) -> T:
         raise ApiError(413, "too_large", f"the body is limited to {MAX_BODY} bytes")
     chunks: list[bytes] = []
     size = 0
-    async for chunk in request.stream():
-        size += len(chunk)
-        if size > MAX_BODY:
-            raise ApiError(413, "too_large", f"the body is limited to {MAX_BODY} bytes")
-        chunks.append(chunk)
+    try:
+        async for chunk in request.stream():
+            size += len(chunk)
+            if size > MAX_BODY:
+                raise ApiError(413, "too_large", f"the body is limited to {MAX_BODY} bytes")
+            chunks.append(chunk)
+    except ClientDisconnect:
+        # The client went away mid-body: nothing to do, and not our error.
+        raise ApiError(400, "bad_request", "the request was cut off") from None
     body = b"".join(chunks)
     if not body.strip():
         raise ApiError(400, "bad_request", "the body is empty: send a JSON object")
