@@ -39,23 +39,28 @@ def _alive(pid: int) -> bool:
         return False
 
 
-def test_workers_die_with_a_killed_server() -> None:
-    parent = subprocess.Popen([sys.executable, "-c", _PARENT], stdout=subprocess.PIPE, text=True)
+def _survivors_of_sigkill(code: str, workers: int) -> list[int]:
+    """Run ``code`` (which prints its workers' pids on one line), SIGKILL
+    it, and return the workers still alive ten seconds later."""
+    parent = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, text=True)
     try:
         assert parent.stdout is not None
-        line = parent.stdout.readline()
-        pids = [int(p) for p in line.split()]
-        assert len(pids) == 2 and all(_alive(p) for p in pids)
+        pids = [int(p) for p in parent.stdout.readline().split()]
+        assert len(pids) == workers and all(_alive(p) for p in pids)
         os.kill(parent.pid, signal.SIGKILL)
         parent.wait(10)
         deadline = time.monotonic() + 10
         while any(_alive(p) for p in pids) and time.monotonic() < deadline:
             time.sleep(0.05)
-        assert not any(_alive(p) for p in pids), "bot workers outlived their server"
+        return [p for p in pids if _alive(p)]
     finally:
         if parent.poll() is None:
             parent.kill()
             parent.wait()
+
+
+def test_workers_die_with_a_killed_server() -> None:
+    assert _survivors_of_sigkill(_PARENT, 2) == [], "bot workers outlived their server"
 
 
 def test_search_workers_die_with_their_parent() -> None:
@@ -69,18 +74,4 @@ def test_search_workers_die_with_their_parent() -> None:
         time.sleep(60)
         """
     )
-    parent = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, text=True)
-    try:
-        assert parent.stdout is not None
-        pids = [int(p) for p in parent.stdout.readline().split()]
-        assert pids and all(_alive(p) for p in pids)
-        os.kill(parent.pid, signal.SIGKILL)
-        parent.wait(10)
-        deadline = time.monotonic() + 10
-        while any(_alive(p) for p in pids) and time.monotonic() < deadline:
-            time.sleep(0.05)
-        assert not any(_alive(p) for p in pids), "search workers outlived their parent"
-    finally:
-        if parent.poll() is None:
-            parent.kill()
-            parent.wait()
+    assert _survivors_of_sigkill(code, 1) == [], "search workers outlived their parent"

@@ -160,6 +160,19 @@ class Commit:
     users: Sequence[UserUpdate] = ()
 
 
+def _event_rows(c: Commit) -> list[dict[str, Any]]:
+    return [
+        {
+            "table_id": c.table_id,
+            "version": e.version,
+            "kind": e.kind,
+            "data": e.data,
+            "at_ms": e.at_ms,
+        }
+        for e in c.events
+    ]
+
+
 def _is_move(c: Commit) -> bool:
     """A commit of new events and some of the table's columns, nothing else."""
     return bool(c.events) and c.seats is None and not c.players and not c.users
@@ -501,18 +514,7 @@ class Store:
         if result.rowcount != len(commits):
             raise _Mismatch
         await conn.execute(
-            m.table_events.insert(),
-            [
-                {
-                    "table_id": c.table_id,
-                    "version": e.version,
-                    "kind": e.kind,
-                    "data": e.data,
-                    "at_ms": e.at_ms,
-                }
-                for c in commits
-                for e in c.events
-            ],
+            m.table_events.insert(), [row for c in commits for row in _event_rows(c)]
         )
 
     async def _apply(self, conn: AsyncConnection, c: Commit) -> None:
@@ -530,19 +532,7 @@ class Store:
                 f"table {c.table_id} is not at version {c.expect_version}: another writer"
             )
         if c.events:
-            await conn.execute(
-                m.table_events.insert(),
-                [
-                    {
-                        "table_id": c.table_id,
-                        "version": e.version,
-                        "kind": e.kind,
-                        "data": e.data,
-                        "at_ms": e.at_ms,
-                    }
-                    for e in c.events
-                ],
-            )
+            await conn.execute(m.table_events.insert(), _event_rows(c))
         if c.seats is not None:
             await conn.execute(m.seats.delete().where(m.seats.c.table_id == c.table_id))
             if c.seats:
