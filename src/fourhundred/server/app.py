@@ -6,7 +6,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import gc
-import os
 from collections.abc import AsyncIterator
 from typing import Any, Final
 
@@ -106,14 +105,9 @@ def tune_gc() -> None:
     classes, the rebuilt tables) are frozen out of its scans, and it runs
     less often on the young objects that a table's moves make by the
     thousand a second."""
-    raw = os.environ.get("FOURHUNDRED_GC_THRESHOLDS", "")
-    if raw:
-        a, b, c = (int(x) for x in raw.split(","))
-    else:
-        a, b, c = GC_THRESHOLDS
     gc.collect()
     gc.freeze()
-    gc.set_threshold(a, b, c)
+    gc.set_threshold(*GC_THRESHOLDS)
 
 
 def create_app(config: ServerConfig | None = None) -> Starlette:

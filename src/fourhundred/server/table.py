@@ -296,15 +296,14 @@ class TableActor:
     async def _expire(self) -> None:
         tx = Tx(self.model, self.deps.clock.now_ms())
         tx.add("closed", {"reason": "expired"})
+        # Closed, or (the store unavailable) tried again after another wait.
+        self._idle_since = self.deps.clock.monotonic()
         try:
             await self._commit(tx)
         except CommandError as e:
-            # The store is unavailable: try again later, nothing changed.
             log.warning("expiry_not_saved", table=self.id, error=e.message)
-            self._idle_since = self.deps.clock.monotonic()
             return
         log.info("waiting_room_expired", table=self.id)
-        self._idle_since = self.deps.clock.monotonic()
 
     async def _boot(self) -> None:
         # A Ranked table is created full and ready: it starts at once. A
