@@ -39,6 +39,7 @@ from fourhundred.engine import (
     required_total,
     result_of,
     state_from_view,
+    trick_winner,
     view_for,
     winning_team,
 )
@@ -201,6 +202,7 @@ def check_step(state: GameState) -> None:
             assert state.dealt[(leader + i) % 4] >> c & 1
         if winner is not None:
             assert winner == reference_winner(leader, cards)
+            assert trick_winner(cards, leader) == winner
     if state.phase is Phase.OVER:
         assert state.legal_actions() == []
         assert state.winner in (0, 1)
@@ -228,6 +230,12 @@ def check_hand_summary(before: list[int], state: GameState) -> None:
     h = state.history[-1]
     st_ = state.settings
     bids_by_seat = {(h.dealer + 1 + i) % 4: b for i, b in enumerate(h.bids)}
+    assert h.bids_by_seat == tuple(bids_by_seat.get(s) for s in range(4))
+    assert len(h.trick_winners) == len(h.plays) // 4
+    leader = (h.dealer + 1) % 4
+    for i, w in enumerate(h.trick_winners):
+        assert w == reference_winner(leader, list(h.plays[4 * i : 4 * i + 4]))
+        leader = w
     assert list(h.scores) == [before[s] + h.deltas[s] for s in range(4)]
     if h.redeal_request is not None or h.thrown_in:
         assert h.plays == ()

@@ -4,8 +4,18 @@ from __future__ import annotations
 
 import pytest
 
-from fourhundred.engine import Seat, team_of
-from fourhundred.engine.seats import SEATS, TEAMS, team_seats
+from fourhundred.engine import (
+    SEAT_AFTER,
+    TEAM_OF,
+    Seat,
+    bidding_order,
+    next_seat,
+    other_team,
+    partner_of,
+    team_of,
+    team_seats,
+)
+from fourhundred.engine.seats import SEATS, TEAMS
 
 
 def test_play_order() -> None:
@@ -42,3 +52,24 @@ def test_parse_refuses_what_is_not_an_int_seat(value: object) -> None:
     with pytest.raises(ValueError, match="is not a seat") as info:
         Seat.parse(value)
     assert repr(value) in str(info.value)
+
+
+def test_seat_functions_agree_with_seat() -> None:
+    for s in Seat:
+        assert next_seat(s) == s.next
+        assert next_seat(s, -1) == s.previous
+        assert next_seat(s, 4) == s
+        assert partner_of(s) == s.partner
+        assert team_of(s) == TEAM_OF[s] == s.team
+        assert s in team_seats(s.team)
+        assert other_team(s.team) == s.next.team
+        assert [SEAT_AFTER[s][k] for k in range(4)] == [next_seat(s, k) for k in range(4)]
+
+
+@pytest.mark.parametrize("dealer", SEATS)
+def test_bidding_order_starts_after_the_dealer(dealer: int) -> None:
+    order = bidding_order(dealer)
+    assert order[0] == Seat(dealer).next
+    assert order[-1] == dealer
+    assert sorted(order) == [0, 1, 2, 3]
+    assert all(order[i + 1] == next_seat(order[i]) for i in range(3))

@@ -27,6 +27,7 @@ from fourhundred.engine import (
     NotYourTurn,
     Phase,
     RecordError,
+    Trick,
     WrongPhase,
     card_str,
     cards_of,
@@ -255,7 +256,7 @@ def test_game_over() -> None:
     assert s.legal_actions() == []
     assert s.legal_bids() == []
     assert s.legal_cards() == []
-    assert s.is_over
+    assert s.phase is Phase.OVER
 
 
 def test_illegal_redeal() -> None:
@@ -357,7 +358,7 @@ def test_one_hand_through_the_phases() -> None:
     )
     s.play(parse_card("AC"))
     assert s.line().endswith("trick AC")
-    assert s.action_count() == 5
+    assert s.last_trick() is None
     # Seat 1 follows clubs: 3C 7C JC.
     assert [card_str(c) for c in s.legal_cards()] == ["3C", "7C", "JC"]
     for name in ("3C", "4C", "5C"):
@@ -365,6 +366,7 @@ def test_one_hand_through_the_phases() -> None:
     assert s.trick_winners == [0]
     assert s.tricks_won == [1, 0, 0, 0]
     assert s.tricks() == [(0, [parse_card(x) for x in ("AC", "3C", "4C", "5C")], 0)]
+    assert s.last_trick() == Trick(0, tuple(parse_card(x) for x in ("AC", "3C", "4C", "5C")), 0)
     assert s.turn == 0
     while s.phase is Phase.PLAY:
         s.play(s.legal_cards()[0])
@@ -377,9 +379,21 @@ def test_one_hand_through_the_phases() -> None:
     assert h.dealer == 3
     assert h.deal == tuple(INTERLEAVED)
     assert h.bids == (3, 4, 2, 2)
+    # Dealer 3: seat 0 bid first, so by seat the order is the same.
+    assert h.bids_by_seat == (3, 4, 2, 2)
     assert len(h.plays) == 52
     assert sum(h.tricks) == 13
     assert list(h.scores) == s.scores
+    assert len(h.trick_winners) == 13
+    assert h.trick_winners[0] == 0
+    assert [h.trick_winners.count(x) for x in range(4)] == list(h.tricks)
+    # Between hands the last trick is the finished hand's.
+    last = s.last_trick()
+    assert last is not None and last == h.last_trick()
+    assert last.cards == h.plays[-4:] and last.winner == h.trick_winners[-1]
+    assert last.leader == h.trick_winners[-2]
+    s.deal(INTERLEAVED)
+    assert s.last_trick() is None
 
 
 def test_unchecked_fast_path_matches_the_checked_one() -> None:
@@ -493,5 +507,4 @@ def test_value_of_bid_uses_the_scores_before_the_hand() -> None:
 def test_repr_shows_the_line() -> None:
     s = bidding()
     assert repr(s) == f"<GameState {s.line()}>"
-    assert s.describe_action(BID_BASE + 4) == "4"
     assert s.hands_str().startswith("0: C:")

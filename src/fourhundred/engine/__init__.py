@@ -39,7 +39,17 @@ from .errors import (
 )
 from .record import GameRecord, HandRecord, record_from_state, replay, replay_result, result_of
 from .scoring import bid_value, lowest_bid, required_total, winning_team
-from .seats import Seat, team_of
+from .seats import (
+    SEAT_AFTER,
+    TEAM_OF,
+    Seat,
+    bidding_order,
+    next_seat,
+    other_team,
+    partner_of,
+    team_of,
+    team_seats,
+)
 from .settings import (
     PRESET_NOTES,
     PRESETS,
@@ -52,7 +62,17 @@ from .settings import (
     Settings,
     preset,
 )
-from .state import GameState, HandSummary, Phase, deal_masks
+from .state import GameState, Phase, deal_masks
+from .summary import HandSummary
+from .tricks import (
+    SHOWN_VOID,
+    TRICK_STRENGTH,
+    Trick,
+    beaters,
+    legal_plays,
+    trick_winner,
+    winning_index,
+)
 from .view import VIEW_FORMAT, TrickView, View, state_from_view, view_for
 
 __all__ = [
@@ -64,13 +84,17 @@ __all__ = [
     "PRESETS",
     "PRESET_NOTES",
     "REDEAL",
+    "SEAT_AFTER",
     "SETTING_CHOICES",
     "SETTING_RANGES",
     "SETTING_SWITCHES",
+    "SHOWN_VOID",
     "STANDARD",
     "SUIT_MASKS",
     "TARGETS_OFFERED",
+    "TEAM_OF",
     "TIMEOUT_ORDER",
+    "TRICK_STRENGTH",
     "TURN_TIMERS",
     "VIEW_FORMAT",
     "Action",
@@ -95,20 +119,27 @@ __all__ = [
     "Seat",
     "Settings",
     "Suit",
+    "Trick",
     "TrickView",
     "View",
     "WrongPhase",
     "action_str",
+    "beaters",
     "bid_action",
     "bid_value",
+    "bidding_order",
     "card",
     "card_str",
     "cards_of",
     "deal_masks",
+    "legal_plays",
     "lowest_bid",
     "mask_of",
+    "next_seat",
+    "other_team",
     "parse_action",
     "parse_card",
+    "partner_of",
     "preset",
     "record_from_state",
     "replay",
@@ -117,6 +148,9 @@ __all__ = [
     "result_of",
     "state_from_view",
     "team_of",
+    "team_seats",
+    "trick_winner",
     "view_for",
+    "winning_index",
     "winning_team",
 ]

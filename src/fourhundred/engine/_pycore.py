@@ -24,8 +24,10 @@ _BIT: Final = tuple(1 << c for c in range(_DECK))
 # For a uniform draw below `bound` from a 32-bit word, reject words at or
 # above the largest multiple of `bound` (no modulo bias).
 _LIMITS: Final = tuple((1 << 32) - ((1 << 32) % b) if b else 0 for b in range(_DECK + 1))
-# _STRENGTH[led][card]: any heart beats the suit led, which beats a discard.
-_STRENGTH: Final = tuple(
+# TRICK_STRENGTH[led][card]: any heart beats the suit led, which beats a
+# discard. The engine's `tricks` module exports this very table, so the trick
+# winner it gives is the play cores' by construction.
+TRICK_STRENGTH: Final = tuple(
     tuple(
         (100 + c % 13) if c // 13 == 2 else (c % 13 if c // 13 == led else -1) for c in range(_DECK)
     )
@@ -200,7 +202,7 @@ class PlayCore:
             else:
                 f = self._follow
             return (h & f) or h
-        strength = _STRENGTH[_SUIT_OF[trick[0]]]
+        strength = TRICK_STRENGTH[_SUIT_OF[trick[0]]]
         w = 0
         best = strength[trick[0]]
         s = strength[trick[1]]

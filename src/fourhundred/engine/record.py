@@ -17,7 +17,6 @@ from typing import Any, Final
 
 from .cards import (
     CARD_NAMES,
-    FACE_MASK,
     FULL_DECK,
     CardMask,
     card_from_name,
@@ -167,13 +166,9 @@ def replay(record: GameRecord | object) -> GameState:
         state.deal(_deal_masks(hand, i))
         if hand.redeal_request is not None:
             seat = hand.redeal_request
-            if (
-                not rec.settings.no_face_card_redeal
-                or not 0 <= seat <= 3
-                or hand.bids
-                or hand.plays
-                or state.hand(seat) & FACE_MASK
-            ):
+            # A redeal hand holds nothing else; whether the seat may ask is
+            # the engine's rule (`can_redeal`), not the record's.
+            if hand.bids or hand.plays or not 0 <= seat <= 3 or not state.can_redeal(seat):
                 raise RecordError("redeal request not allowed", i)
             state.request_redeal(seat)
             continue

@@ -28,10 +28,10 @@ import random
 import secrets
 from collections.abc import Sequence
 from enum import IntEnum
-from typing import Any, Final, NamedTuple
+from typing import Any, Final
 
 from ._core import PlayCore, deal_from_bytes
-from .actions import BID_BASE, REDEAL, Action, action_str, is_bid, is_card
+from .actions import BID_BASE, REDEAL, Action, is_bid, is_card
 from .cards import (
     CARD_NAMES,
     DECK_SIZE,
@@ -54,7 +54,10 @@ from .errors import (
     WrongPhase,
 )
 from .scoring import bid_value, lowest_bid, required_total, winning_team
+from .seats import bidding_order, next_seat, team_of
 from .settings import STANDARD, Settings
+from .summary import HandSummary
+from .tricks import Trick
 
 __all__ = ["GameState", "HandSummary", "Phase", "deal_masks"]
 
@@ -76,25 +79,7 @@ NO_BID: Final = 0
 
 _BID: Final = Phase.BID
 _PLAY: Final = Phase.PLAY
-_BID_ORDER: Final = tuple(tuple((d + 1 + i) & 3 for i in range(4)) for d in range(4))
 _TIMEOUT_BITS: Final[tuple[tuple[int, Card], ...]] = tuple((1 << c, c) for c in TIMEOUT_ORDER)
-
-
-class HandSummary(NamedTuple):
-    """One finished hand (played, thrown in, or redealt on request)."""
-
-    hand_index: int
-    dealer: int
-    deal: tuple[CardMask, CardMask, CardMask, CardMask]
-    redeal_request: int | None
-    bids: tuple[int, ...]
-    """In bidding order: the seat after the dealer first."""
-    plays: tuple[Card, ...]
-    thrown_in: bool
-    tricks: tuple[int, ...]
-    deltas: tuple[int, ...]
-    scores: tuple[int, ...]
-    """Totals after the hand."""
 
 
 def deal_masks(rng: random.Random) -> tuple[CardMask, CardMask, CardMask, CardMask]:
@@ -162,7 +147,7 @@ class GameState(PlayCore):
         self.dealer = first_dealer
         self.hand_index = 0
         self.phase = Phase.DEAL
-        self.turn = (first_dealer + 1) & 3
+        self.turn = next_seat(first_dealer)
         self.dealt = (0, 0, 0, 0)
         self.bids = [NO_BID] * 4
         self.n_bids = 0
@@ -204,7 +189,7 @@ class GameState(PlayCore):
         self._core_start(hands)
         self.bids = [NO_BID] * 4
         self.n_bids = 0
-        self.turn = (self.dealer + 1) & 3
+        self.turn = next_seat(self.dealer)
         self.phase = Phase.BID
 
     # ----------------------------------------------------------- legal sets
@@ -268,10 +253,6 @@ class GameState(PlayCore):
                 if legal & bit:
                     return c
         raise WrongPhase(f"no timeout action during the {self.phase.label} phase")
-
-    @property
-    def is_over(self) -> bool:
-        return self.phase is Phase.OVER
 
     # ---------------------------------------------------------- checked path
 
@@ -362,13 +343,13 @@ class GameState(PlayCore):
             self.thirteen_bidder = seat
         self.n_bids += 1
         if self.n_bids < 4:
-            self.turn = (seat + 1) & 3
+            self.turn = next_seat(seat)
             return
         if sum(self.bids) < self.required:
             self._close_hand(thrown_in=True, redeal_request=None, deltas=(0, 0, 0, 0))
             return
         self.phase = Phase.PLAY
-        self.turn = (self.dealer + 1) & 3
+        self.turn = next_seat(self.dealer)
 
     # ---------------------------------------------------------- end of hand
 
@@ -391,7 +372,7 @@ class GameState(PlayCore):
         self._close_hand(thrown_in=False, redeal_request=None, deltas=tuple(deltas))
 
     def _end_thirteen(self, *, won: bool) -> None:
-        team = self.thirteen_bidder & 1
+        team = team_of(self.thirteen_bidder)
         self._close_hand(
             thrown_in=False,
             redeal_request=None,
@@ -414,7 +395,7 @@ class GameState(PlayCore):
         sc[3] += deltas[3]
         d = self.dealer
         b = self.bids
-        order = _BID_ORDER[d][: self.n_bids]
+        order = bidding_order(d)[: self.n_bids]
         self.history.append(
             HandSummary(
                 self.hand_index,
@@ -427,6 +408,8 @@ class GameState(PlayCore):
                 tuple(self.tricks_won),
                 deltas,
                 tuple(sc),
+                (self.bid_of(0), self.bid_of(1), self.bid_of(2), self.bid_of(3)),
+                tuple(self.trick_winners),
             )
         )
         if winner is None and not thrown_in:
@@ -437,9 +420,9 @@ class GameState(PlayCore):
             return
         self.hand_index += 1
         if redeal_request is None:
-            self.dealer = (d + 1) & 3
+            self.dealer = next_seat(d)
         self.phase = Phase.DEAL
-        self.turn = (self.dealer + 1) & 3
+        self.turn = next_seat(self.dealer)
         # The next hand's required total and first bid depend only on the
         # scores, so they are known before its deal (game-record.md, `next`).
         self.bids = [NO_BID] * 4
@@ -481,8 +464,7 @@ class GameState(PlayCore):
 
     def bids_in_order(self) -> list[int]:
         """This hand's bids so far, in bidding order."""
-        d = self.dealer
-        return [self.bids[(d + 1 + i) & 3] for i in range(self.n_bids)]
+        return [self.bids[s] for s in bidding_order(self.dealer)[: self.n_bids]]
 
     def bid_of(self, seat: int) -> int | None:
         """The bid ``seat`` made in this hand, or ``None``."""
@@ -499,7 +481,7 @@ class GameState(PlayCore):
     def tricks(self) -> list[tuple[int, list[Card], int | None]]:
         """This hand's tricks: (leader, cards in play order, winner or None)."""
         out: list[tuple[int, list[Card], int | None]] = []
-        leader = (self.dealer + 1) & 3
+        leader = next_seat(self.dealer)
         done = self.done_cards
         for i, winner in enumerate(self.trick_winners):
             out.append((leader, done[4 * i : 4 * i + 4], winner))
@@ -509,9 +491,20 @@ class GameState(PlayCore):
             out.append((leader, trick, None))
         return out
 
-    def action_count(self) -> int:
-        """Actions taken in this hand: bids then plays (game-record.md)."""
-        return self.n_bids + 4 * self.n_tricks + len(self.current_trick)
+    def last_trick(self) -> Trick | None:
+        """The last complete trick of the hand in progress or, between hands
+        and once the game is over, of the hand just finished; ``None`` when
+        that hand has no complete trick (a new hand before its first trick
+        is complete, a thrown-in hand)."""
+        if self.phase is Phase.DEAL or self.phase is Phase.OVER:
+            return self.history[-1].last_trick() if self.history else None
+        winners = self.trick_winners
+        n = len(winners)
+        if n == 0:
+            return None
+        done = self.done_cards
+        leader = winners[-2] if n > 1 else next_seat(self.dealer)
+        return Trick(leader, (done[-4], done[-3], done[-2], done[-1]), winners[-1])
 
     def line(self) -> str:
         """A one-line summary of the state, for logs and golden files."""
@@ -534,9 +527,6 @@ class GameState(PlayCore):
 
     def __repr__(self) -> str:
         return f"<GameState {self.line()}>"
-
-    def describe_action(self, action: Action) -> str:
-        return action_str(action)
 
 
 def _restore_state(fields: dict[str, Any], core: tuple[Any, ...]) -> GameState:

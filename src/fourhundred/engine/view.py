@@ -22,6 +22,7 @@ from typing import Any, Final
 
 from .actions import BID_BASE
 from .cards import CARD_NAMES, Card, CardMask, cards_of, mask_of
+from .seats import bidding_order, next_seat
 from .settings import Settings
 from .state import NO_BID, GameState, Phase
 
@@ -170,7 +171,7 @@ def state_from_view(view: View, hands: Sequence[CardMask]) -> GameState:
         for c in trick.cards:
             played[seat] |= 1 << c
             order.append(c)
-            seat = (seat + 1) & 3
+            seat = next_seat(seat)
     dealt = [hands[s] | played[s] for s in range(4)]
     settings = Settings.from_dict(view.rules)
     state = GameState(settings, first_dealer=view.dealer)
@@ -179,9 +180,8 @@ def state_from_view(view: View, hands: Sequence[CardMask]) -> GameState:
     state.required = view.required_total
     state.deal(dealt)
     state.required = view.required_total
-    first = (view.dealer + 1) & 3
-    for i in range(4):
-        b = view.bids[(first + i) & 3]
+    for bidder in bidding_order(view.dealer):
+        b = view.bids[bidder]
         if b is None:
             break
         state.bid(b)
