@@ -220,15 +220,12 @@ async def check_log(database_url: str, table: str, players: list[Player], acked:
     through the engine's checked path (a move applied twice would be
     illegal), holds every acknowledged move at its acknowledged version, and
     every client's final state is exactly the stored one."""
-    from fourhundred.server.room import TableModel
+    from fourhundred.server.room import rebuild
     from fourhundred.store import StoredEvent
 
     version, events = await stored_events(database_url, table)
     assert [v for v, _, _ in events] == list(range(1, version + 1))
-    stored = [StoredEvent(v, k, d, 0) for v, k, d in events]
-    model = TableModel(table, stored[0])
-    for ev in stored[1:]:
-        model.apply(ev)
+    model = rebuild(table, [StoredEvent(v, k, d, 0) for v, k, d in events])
     by_version = {v: (k, d) for v, k, d in events}
     for t, seat, kind, value, v in acked:
         if t != table:

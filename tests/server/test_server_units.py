@@ -12,18 +12,21 @@ from pathlib import Path
 import pytest
 
 from fourhundred.engine import GameState, view_for
-from fourhundred.server import protocol
+from fourhundred.server import events, protocol
 from fourhundred.server.errors import CommandError
 from fourhundred.server.matchmaking import QueueEntry, allowed_range, find_matches
 from fourhundred.server.ratings import balanced_teams, leaver_loss, rate_game
-from fourhundred.server.room import PRIVATE_FIELDS, TableModel, public_event
+from fourhundred.server.room import rebuild
 from fourhundred.store import StoredEvent
 
 ROOT = Path(__file__).resolve().parents[2]
 MODULES = [
     "fourhundred.server.auth",
+    "fourhundred.server.chat",
     "fourhundred.server.config",
     "fourhundred.server.errors",
+    "fourhundred.server.events",
+    "fourhundred.server.frames",
     "fourhundred.server.matchmaking",
     "fourhundred.server.protocol",
     "fourhundred.server.ratelimit",
@@ -95,7 +98,7 @@ def _created(kind: str = "casual") -> StoredEvent:
         1,
         "created",
         {
-            "kind": kind,
+            "table_kind": kind,
             "host": "u1",
             "preset": "standard",
             "settings": {"preset": "standard"},
@@ -109,33 +112,31 @@ def _created(kind: str = "casual") -> StoredEvent:
 
 
 def test_private_fields_never_reach_clients() -> None:
-    deal = public_event("deal", {"hand_index": 0, "dealer": 0, "cards": [["AH"] * 13] * 4})
-    assert "cards" not in deal
-    created = public_event("created", _created().data)
-    assert "invite" not in created
-    for kind, fields in PRIVATE_FIELDS.items():
-        shown = public_event(kind, dict.fromkeys(fields, 1))
-        assert set(shown) == {"kind"}
+    deal = events.Deal(hand_index=0, dealer=0, cards=(("AH",) * 13,) * 4).public()
+    assert deal == {"kind": "deal", "hand_index": 0, "dealer": 0}
+    created = events.from_stored("created", _created().data).public()
+    assert "invite" not in created and created["table_kind"] == "casual"
+    rating = events.Rating(user="u", before=1, after=0, reason="left", mu=1.0, sigma=2.0)
+    assert set(rating.public()) == {"kind", "user", "before", "after", "reason"}
+    kinds = [t for t in events.Event.__args__ if t.PRIVATE]  # type: ignore[attr-defined]
+    assert {t.__struct_config__.tag for t in kinds} == {"created", "deal", "rating", "game_over"}
+    for t in kinds:
+        assert set(t.__struct_fields__) >= t.PRIVATE, t
 
 
 def test_the_fold_refuses_what_does_not_fit() -> None:
-    m = TableModel("t", _created())
+    ready = StoredEvent(3, "ready", {"seat": 0, "ready": True}, 0)
     with pytest.raises(ValueError, match="does not follow"):
-        m.apply(StoredEvent(3, "ready", {"seat": 0, "ready": True}, 0))
-    with pytest.raises(ValueError, match="unknown event"):
-        m.apply(StoredEvent(2, "explode", {}, 0))
+        rebuild("t", [_created(), ready])
+    with pytest.raises(ValueError, match="explode"):
+        rebuild("t", [_created(), StoredEvent(2, "explode", {}, 0)])
+    other = {"id": "u2", "name": "B", "guest": True, "rating": None}
     with pytest.raises(ValueError, match="taken"):
-        m.apply(
-            StoredEvent(
-                2,
-                "seated",
-                {"seat": 0, "user": {"id": "u2", "name": "B", "guest": True, "rating": None}},
-                0,
-            )
-        )
+        rebuild("t", [_created(), StoredEvent(2, "seated", {"seat": 0, "user": other}, 0)])
+    m = rebuild("t", [_created()])
     copy = m.copy()
-    copy.apply(StoredEvent(2, "ready", {"seat": 0, "ready": True}, 0))
-    assert copy.seats[0].ready and not m.seats[0].ready and m.version == 1
+    copy.apply(events.Ready(seat=0, ready=True))
+    assert copy.seats[0].ready and not m.seats[0].ready and m.version == 1 and copy.version == 2
 
 
 def test_views_sent_are_the_engines() -> None:

@@ -27,12 +27,13 @@ from .clock import Clock
 from .cluster import Cluster
 from .config import ServerConfig
 from .errors import CommandError
+from .events import Created, Player, to_stored
 from .logs import get_logger
 from .matchmaking import QueueEntry, allowed_range, find_matches
 from .metrics import Metrics
 from .ratings import balanced_teams, display
-from .room import KINDS, TableModel
-from .table import TableActor, TableDeps
+from .room import KINDS, TableModel, rebuild
+from .table import MailKind, TableActor, TableDeps
 
 __all__ = ["Hub", "Peer", "RemoteTable", "RemoteWatcher", "TableRef"]
 
@@ -51,7 +52,7 @@ class TableRef(Protocol):
 
     id: str
 
-    def submit(self, kind: str, watcher: Any = None, msg: Any = None, **kw: Any) -> None: ...
+    def submit(self, kind: MailKind, watcher: Any = None, msg: Any = None, **kw: Any) -> None: ...
 
 
 class Peer(Protocol):
@@ -97,7 +98,7 @@ class RemoteTable:
         self.id = table_id
         self.owner = owner
 
-    def submit(self, kind: str, watcher: Any = None, msg: Any = None, **kw: Any) -> None:
+    def submit(self, kind: MailKind, watcher: Any = None, msg: Any = None, **kw: Any) -> None:
         cluster = self.hub.cluster
         assert cluster is not None and watcher is not None
         peer: Peer = watcher
@@ -227,13 +228,13 @@ def p_join(table_id: str, last_version: int) -> p.Join:
     return p.Join(id="resync", table=table_id, last_version=last_version or None)
 
 
-def player_dict(user: User) -> dict[str, Any]:
-    return {
-        "id": user.id,
-        "name": user.name,
-        "guest": user.guest,
-        "rating": None if user.guest else display(user.mu),
-    }
+def player_of(user: User) -> Player:
+    return Player(
+        id=user.id,
+        name=user.name,
+        guest=user.guest,
+        rating=None if user.guest else display(user.mu),
+    )
 
 
 class Hub:
@@ -461,9 +462,7 @@ class Hub:
         return actor
 
     async def _build(self, row: TableRow, events: Sequence[StoredEvent]) -> TableActor:
-        model = TableModel(row.id, events[0])
-        for ev in events[1:]:
-            model.apply(ev)
+        model = rebuild(row.id, events)
         remaining: int | None = None
         if model.in_play:
             timer_ms = round(model.timer * 1000 * self.config.timer_scale)
@@ -515,7 +514,7 @@ class Hub:
                 "timer", f"timer must be one of {', '.join(map(str, TURN_TIMERS))} seconds"
             )
         await self._not_seated(host.id)
-        seats: list[dict[str, Any] | None] = [player_dict(host), None, None, None]
+        seats: list[Player | None] = [player_of(host), None, None, None]
         return await self._create(
             kind,
             host=host.id,
@@ -539,29 +538,24 @@ class Hub:
         preset_name: str,
         settings: dict[str, Any],
         timer: int,
-        seats: list[dict[str, Any] | None],
+        seats: list[Player | None],
         ready: list[bool],
     ) -> TableRow:
         assert kind in KINDS
         table_id = secrets.token_urlsafe(8)
         invite = secrets.token_urlsafe(16) if kind == "private" else None
         now = self.clock.now_ms()
-        created = StoredEvent(
-            1,
-            "created",
-            {
-                "kind": kind,
-                "host": host,
-                "preset": preset_name,
-                "settings": settings,
-                "timer": timer,
-                "invite": invite,
-                "seats": seats,
-                "ready": ready,
-            },
-            now,
+        created = Created(
+            table_kind=kind,
+            host=host,
+            preset=preset_name,
+            settings=settings,
+            timer=timer,
+            invite=invite,
+            seats=tuple(seats),
+            ready=tuple(ready),
         )
-        model = TableModel(table_id, created)
+        model = TableModel(table_id, created, now)
         row = TableRow(
             id=table_id,
             kind=kind,
@@ -582,7 +576,8 @@ class Hub:
                 raise CommandError(
                     "unavailable", "the server cannot reach its cluster: try again in a moment"
                 ) from None
-        await self.store.create_table(row, created, model.seat_rows())
+        stored = StoredEvent(1, *to_stored(created), now)
+        await self.store.create_table(row, stored, model.seat_rows())
         log.info("table_created", table=table_id, kind=kind, host=host)
         await self.actor(table_id)
         return row
@@ -1034,9 +1029,7 @@ class Hub:
                     if e.user_id not in users:
                         await self.queue_leave(e.user_id)
                 continue
-            seats: list[dict[str, Any] | None] = [
-                player_dict(users[group[i].user_id]) for i in order
-            ]
+            seats: list[Player | None] = [player_of(users[group[i].user_id]) for i in order]
             row = await self._create(
                 "ranked",
                 host=None,

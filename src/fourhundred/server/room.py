@@ -4,75 +4,35 @@
 same way the table actor changes it live: :meth:`TableModel.apply` is the one
 place a table changes, so a table rebuilt after a restart is exactly the one
 that was running. Pure: no I/O, no clock, no asyncio.
-
-Events hold public data, except a ``deal`` (its cards) and a few private
-fields listed in ``PRIVATE_FIELDS``; :func:`public_event` is what clients get.
 """
 
 from __future__ import annotations
 
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass, replace
-from typing import Any, Final
+from typing import Any, Final, Literal
 
 from fourhundred.engine import (
     BID_BASE,
+    CARD_NAMES,
     REDEAL,
     GameState,
     Phase,
     Settings,
     mask_of,
     parse_card,
+    preset,
+    team_of,
 )
 from fourhundred.store import StoredEvent
 
-__all__ = [
-    "ACTION_KINDS",
-    "KINDS",
-    "PRIVATE_FIELDS",
-    "Player",
-    "SeatState",
-    "TableModel",
-    "public_event",
-]
+from . import events as ev
+from .events import Event, HandOver, LastTrick, Player, TableKind
 
-KINDS: Final = ("private", "casual", "ranked")
-ACTION_KINDS: Final = frozenset({"bid", "play", "redeal"})
-"""Events that are a player's (or the timer's, or a bot's) move."""
+__all__ = ["KINDS", "SeatState", "Status", "TableModel", "rebuild"]
 
-PRIVATE_FIELDS: Final[dict[str, frozenset[str]]] = {
-    "deal": frozenset({"cards"}),
-    "created": frozenset({"invite"}),
-    "rating": frozenset({"mu", "sigma"}),
-    "game_over": frozenset({"rating_updates"}),
-}
-"""Stored fields no client ever receives (a deal's cards above all)."""
-
-
-def public_event(kind: str, data: dict[str, Any]) -> dict[str, Any]:
-    """The event as clients see it: ``{"kind": ..., **public fields}``.
-
-    >>> public_event("deal", {"hand_index": 0, "dealer": 1, "cards": [["AH"]]})
-    {'kind': 'deal', 'hand_index': 0, 'dealer': 1}
-    """
-    hidden = PRIVATE_FIELDS.get(kind, frozenset())
-    return {"kind": kind, **{k: v for k, v in data.items() if k not in hidden}}
-
-
-@dataclass(frozen=True, slots=True)
-class Player:
-    """A person as a room shows them."""
-
-    id: str
-    name: str
-    guest: bool
-    rating: int | None
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"id": self.id, "name": self.name, "guest": self.guest, "rating": self.rating}
-
-    @classmethod
-    def from_dict(cls, d: dict[str, Any]) -> Player:
-        return cls(d["id"], d["name"], d["guest"], d["rating"])
+KINDS: Final[tuple[TableKind, ...]] = ("private", "casual", "ranked")
+Status = Literal["waiting", "playing", "over", "closed"]
 
 
 @dataclass(slots=True)
@@ -91,45 +51,61 @@ class SeatState:
     def empty(self) -> bool:
         return self.user is None and self.bot is None
 
-    @property
-    def human(self) -> bool:
-        return self.user is not None
+    def holds(self, user_id: str) -> bool:
+        return self.user is not None and self.user.id == user_id
 
 
 class TableModel:
     """Room (seats, host, rules, timer) and game of one table."""
 
-    def __init__(self, table_id: str, created: StoredEvent) -> None:
-        if created.kind != "created" or created.version != 1:
-            raise ValueError("a table's log starts with its `created` event at version 1")
-        d = created.data
+    __slots__ = (
+        "charged",
+        "created_ms",
+        "game",
+        "host",
+        "id",
+        "invite",
+        "kind",
+        "last_trick",
+        "preset",
+        "rated",
+        "result",
+        "seats",
+        "settings",
+        "sheet",
+        "status",
+        "timer",
+        "version",
+    )
+
+    def __init__(self, table_id: str, created: ev.Created, created_ms: int) -> None:
         self.id = table_id
-        self.kind: str = d["kind"]
-        self.invite: str | None = d.get("invite")
-        self.created_ms = created.at_ms
-        self.host: str | None = d["host"]
-        self.preset: str = d["preset"]
-        self.settings = Settings.from_dict(d["settings"])
-        self.timer: int = d["timer"]
-        self.status = "waiting"
+        self.kind: TableKind = created.table_kind
+        self.invite = created.invite
+        self.created_ms = created_ms
+        self.host = created.host
+        self.preset = created.preset
+        self.settings = Settings.from_dict(created.settings)
+        self.timer = created.timer
+        self.status: Status = "waiting"
         self.seats = [SeatState() for _ in range(4)]
-        for i, p in enumerate(d["seats"]):
-            if p is not None:
-                self.seats[i].user = Player.from_dict(p)
-                self.seats[i].ready = bool(d["ready"][i])
+        for seat, (player, ready) in enumerate(zip(created.seats, created.ready, strict=True)):
+            if player is not None:
+                self.seats[seat] = SeatState(user=player, ready=ready)
         self.game: GameState | None = None
         self.version = 1
         self.rated = False
-        self.sheet: list[dict[str, Any]] = []
+        self.sheet: list[HandOver] = []
         self.charged: dict[str, tuple[int, int]] = {}
         """Ranked leavers already charged a loss: user -> (before, after)."""
-        self.result: dict[str, Any] | None = None
-        self.last_trick: dict[str, Any] | None = None
+        self.result: ev.GameOver | None = None
+        self.last_trick: LastTrick | None = None
 
     def copy(self) -> TableModel:
-        """An independent copy (a transaction works on one)."""
+        """An independent copy (a command is judged on one)."""
         new = TableModel.__new__(TableModel)
-        new.__dict__.update(self.__dict__)
+        for name in TableModel.__slots__:
+            setattr(new, name, getattr(self, name))
         new.seats = [replace(s) for s in self.seats]
         new.game = None if self.game is None else self.game.clone()
         new.sheet = list(self.sheet)
@@ -142,13 +118,25 @@ class TableModel:
         """The seat ``user_id`` holds (as player or as the owner of a
         substitute's seat)."""
         for i, s in enumerate(self.seats):
-            if s.user is not None and s.user.id == user_id:
+            if s.holds(user_id):
+                return i
+        return None
+
+    def role_seat(self, user_id: str) -> int | None:
+        """The seat ``user_id`` plays from (None: a spectator). A player who
+        left watches as a spectator until they reclaim the seat."""
+        for i, s in enumerate(self.seats):
+            if s.active and s.holds(user_id):
                 return i
         return None
 
     @property
     def open_seats(self) -> int:
         return sum(1 for s in self.seats if s.empty) if self.status == "waiting" else 0
+
+    @property
+    def finished(self) -> bool:
+        return self.status in ("over", "closed")
 
     @property
     def in_play(self) -> bool:
@@ -164,16 +152,14 @@ class TableModel:
             return None
         return self.seats[self.game.turn].bot
 
-    def settings_changes(self) -> dict[str, Any]:
-        from fourhundred.engine import preset as get_preset
-
-        return self.settings.differences(get_preset(self.preset))
+    def user_ids(self) -> list[str]:
+        return [s.user.id for s in self.seats if s.user is not None]
 
     def seat_rows(self) -> list[tuple[int, str, bool]]:
         """(seat, user, active) for every seat a person holds."""
         return [(i, s.user.id, s.active) for i, s in enumerate(self.seats) if s.user is not None]
 
-    def summary(self, connected: set[int] | frozenset[int], spectators: int) -> dict[str, Any]:
+    def summary(self, connected: Collection[int], spectators: int) -> dict[str, Any]:
         """The table summary of docs/protocol.md (the lobby row and ``room``)."""
         return {
             "id": self.id,
@@ -181,13 +167,13 @@ class TableModel:
             "status": self.status,
             "preset": self.preset,
             "settings": self.settings.to_dict(),
-            "changes": self.settings_changes(),
+            "changes": self.settings.differences(preset(self.preset)),
             "timer": self.timer,
             "seats": [
                 {
                     "seat": i,
-                    "team": i & 1,
-                    "user": None if s.user is None else s.user.to_dict(),
+                    "team": team_of(i),
+                    "user": None if s.user is None else _player_dict(s.user),
                     "bot": s.bot,
                     "substitute": s.substitute,
                     "ready": s.ready or (s.bot is not None and not s.substitute),
@@ -204,121 +190,107 @@ class TableModel:
 
     # ------------------------------------------------------------ change
 
-    def apply(self, ev: StoredEvent) -> None:
+    def apply(self, event: Event) -> None:
         """Apply the next event of the log. Raises ``ValueError`` (an engine
-        ``IllegalAction`` for a move) and changes nothing the caller keeps
-        if the event does not fit: callers apply to a :meth:`copy`."""
-        if ev.version != self.version + 1:
-            raise ValueError(f"event {ev.version} does not follow version {self.version}")
-        handler = getattr(self, f"_on_{ev.kind}", None)
-        if handler is None:
-            raise ValueError(f"unknown event kind {ev.kind!r}")
-        handler(ev.data)
-        self.version = ev.version
+        ``IllegalAction`` for a move) if the event does not fit; the model
+        may then be half-changed, so callers apply to a :meth:`copy`."""
+        match event:
+            case ev.Seated(seat=seat, user=user):
+                if not self.seats[seat].empty:
+                    raise ValueError(f"seat {seat} is taken")
+                self.seats[seat] = SeatState(user=user)
+            case ev.Left(seat=seat) | ev.Removed(seat=seat):
+                self.seats[seat] = SeatState()
+            case ev.Ready(seat=seat, ready=ready):
+                self.seats[seat].ready = ready
+            case ev.Configured():
+                self.preset = event.preset
+                self.settings = Settings.from_dict(event.settings)
+                self.timer = event.timer
+                for s in self.seats:
+                    s.ready = False
+            case ev.Moved(from_=a, to=b):
+                self.seats[a], self.seats[b] = self.seats[b], self.seats[a]
+            case ev.BotAdded(seat=seat, bot=bot):
+                self.seats[seat] = SeatState(bot=bot, ready=True)
+            case ev.Host(user=user):
+                self.host = user
+            case ev.Closed():
+                self.status = "closed"
+            case ev.Started(first_dealer=dealer, rated=rated):
+                self.status = "playing"
+                self.rated = rated
+                self.game = GameState(self.settings, first_dealer=dealer)
+            case ev.Deal(cards=cards):
+                self._game().deal([mask_of([parse_card(c) for c in hand]) for hand in cards])
+                self.last_trick = None
+            case ev.Bid(seat=seat, bid=bid, by=by):
+                self._game().apply(BID_BASE + bid, seat)
+                self._moved(seat, by)
+            case ev.Play(seat=seat, card=card, by=by):
+                self._play(seat, parse_card(card))
+                self._moved(seat, by)
+            case ev.Redeal(seat=seat):
+                self._game().apply(REDEAL, seat)
+            case ev.HandOver():
+                self.sheet.append(event)
+            case ev.Substituted(seat=seat, bot=bot, reason=reason):
+                s = self.seats[seat]
+                s.bot, s.substitute = bot, True
+                if reason == "left":
+                    s.active = False
+                if self.kind == "ranked":
+                    # A bot plays from now on: the game can no longer be rated.
+                    self.rated = False
+            case ev.Reclaimed(seat=seat):
+                s = self.seats[seat]
+                s.bot, s.substitute, s.active, s.timeouts = None, False, True, 0
+            case ev.Rating(user=user, before=before, after=after):
+                self.charged[user] = (before, after)
+            case ev.GameOver():
+                self.status = "over"
+                self.result = event
+            case ev.Created():
+                raise ValueError("a table is created once, at version 1")
+        self.version += 1
 
-    def _on_seated(self, d: dict[str, Any]) -> None:
-        s = self.seats[d["seat"]]
-        if not s.empty:
-            raise ValueError(f"seat {d['seat']} is taken")
-        s.user = Player.from_dict(d["user"])
-        s.ready = False
+    def _game(self) -> GameState:
+        if self.game is None:
+            raise ValueError("no game at this table yet")
+        return self.game
 
-    def _on_left(self, d: dict[str, Any]) -> None:
-        self.seats[d["seat"]] = SeatState()
+    def _play(self, seat: int, card: int) -> None:
+        g = self._game()
+        g.apply(card, seat)
+        trick = g.last_trick()
+        if trick is not None and not g.current_trick:
+            cards = tuple(CARD_NAMES[c] for c in trick.cards)
+            self.last_trick = LastTrick(trick.leader, cards, trick.winner)
 
-    def _on_ready(self, d: dict[str, Any]) -> None:
-        self.seats[d["seat"]].ready = bool(d["ready"])
-
-    def _on_configured(self, d: dict[str, Any]) -> None:
-        self.preset = d["preset"]
-        self.settings = Settings.from_dict(d["settings"])
-        self.timer = d["timer"]
-        for s in self.seats:
-            s.ready = False
-
-    def _on_moved(self, d: dict[str, Any]) -> None:
-        a, b = d["from"], d["to"]
-        self.seats[a], self.seats[b] = self.seats[b], self.seats[a]
-
-    def _on_bot_added(self, d: dict[str, Any]) -> None:
-        self.seats[d["seat"]] = SeatState(bot=d["bot"], ready=True)
-
-    def _on_removed(self, d: dict[str, Any]) -> None:
-        self.seats[d["seat"]] = SeatState()
-
-    def _on_host(self, d: dict[str, Any]) -> None:
-        self.host = d["user"]
-
-    def _on_closed(self, d: dict[str, Any]) -> None:
-        self.status = "closed"
-
-    def _on_started(self, d: dict[str, Any]) -> None:
-        self.status = "playing"
-        self.rated = bool(d["rated"])
-        self.game = GameState(self.settings, first_dealer=d["first_dealer"])
-
-    def _on_deal(self, d: dict[str, Any]) -> None:
-        assert self.game is not None
-        self.game.deal([mask_of([parse_card(c) for c in cards]) for cards in d["cards"]])
-        self.last_trick = None
-
-    def _move(self, seat: int, by: str) -> None:
+    def _moved(self, seat: int, by: str) -> None:
         s = self.seats[seat]
         if by == "player":
             s.timeouts = 0
         elif by == "timeout":
             s.timeouts += 1
 
-    def _on_bid(self, d: dict[str, Any]) -> None:
-        assert self.game is not None
-        self.game.apply(BID_BASE + d["bid"], d["seat"])
-        self._move(d["seat"], d["by"])
 
-    def _on_play(self, d: dict[str, Any]) -> None:
-        g = self.game
-        assert g is not None
-        leader = (g.turn - len(g.current_trick)) & 3
-        cards = [*g.current_trick]
-        g.apply(parse_card(d["card"]), d["seat"])
-        cards.append(parse_card(d["card"]))
-        if len(cards) == 4:
-            from fourhundred.engine import CARD_NAMES
+def _player_dict(p: Player) -> dict[str, Any]:
+    return {"id": p.id, "name": p.name, "guest": p.guest, "rating": p.rating}
 
-            winner = g.trick_winners[-1] if g.trick_winners else None
-            self.last_trick = {
-                "leader": leader,
-                "cards": [CARD_NAMES[c] for c in cards],
-                "winner": winner,
-            }
-        self._move(d["seat"], d["by"])
 
-    def _on_redeal(self, d: dict[str, Any]) -> None:
-        assert self.game is not None
-        self.game.apply(REDEAL, d["seat"])
-
-    def _on_hand_over(self, d: dict[str, Any]) -> None:
-        self.sheet.append(d)
-
-    def _on_substituted(self, d: dict[str, Any]) -> None:
-        s = self.seats[d["seat"]]
-        s.bot = d["bot"]
-        s.substitute = True
-        if d["reason"] == "left":
-            s.active = False
-        if self.kind == "ranked":
-            # A bot plays from now on: the game can no longer be rated.
-            self.rated = False
-
-    def _on_reclaimed(self, d: dict[str, Any]) -> None:
-        s = self.seats[d["seat"]]
-        s.bot = None
-        s.substitute = False
-        s.active = True
-        s.timeouts = 0
-
-    def _on_rating(self, d: dict[str, Any]) -> None:
-        self.charged[d["user"]] = (d["before"], d["after"])
-
-    def _on_game_over(self, d: dict[str, Any]) -> None:
-        self.status = "over"
-        self.result = d
+def rebuild(table_id: str, log: Sequence[StoredEvent]) -> TableModel:
+    """A table from its stored event log (either stored form): the same
+    fold the actor made live. Raises ``ValueError`` for a broken log."""
+    if not log or log[0].kind != "created" or log[0].version != 1:
+        raise ValueError(f"table {table_id}: a log starts with its `created` event at version 1")
+    created = ev.from_stored(log[0].kind, log[0].data)
+    assert isinstance(created, ev.Created)
+    m = TableModel(table_id, created, log[0].at_ms)
+    for stored in log[1:]:
+        if stored.version != m.version + 1:
+            raise ValueError(
+                f"table {table_id}: event {stored.version} does not follow version {m.version}"
+            )
+        m.apply(ev.from_stored(stored.kind, stored.data))
+    return m

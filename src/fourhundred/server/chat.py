@@ -1,0 +1,94 @@
+"""A table's chat: two channels, a short history, a rate per person.
+
+Players talk on ``players``; spectators on ``spectators``. Spectators read
+both channels, players only theirs (so nobody at the table reads what the
+watchers say about the hands). A person's mutes hide the muted users' lines
+from them. Chat is not part of the event log: it is not a move, and a
+restart forgets it.
+
+>>> clean_text("  hi\\u202e there \\x00")
+'hi there'
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from collections import deque
+from collections.abc import Collection, Iterable
+from typing import Final, Literal
+
+from .errors import CommandError
+from .frames import ChatFrame
+from .ratelimit import TokenBucket
+
+__all__ = ["CHAT_HISTORY", "MAX_CHAT", "ChatRoom", "clean_text"]
+
+CHAT_HISTORY: Final = 50
+"""Lines kept per channel for people who join later."""
+MAX_CHAT: Final = 300
+RATE: Final = (0.5, 5)
+"""Refill per second and burst: at most 5 lines in 10 seconds."""
+
+Channel = Literal["players", "spectators"]
+
+
+def clean_text(text: str) -> str:
+    """Control and format characters (bidi overrides, zero-width tricks)
+    out, the ends trimmed."""
+    return "".join(c for c in text if unicodedata.category(c)[0] != "C" or c == " ").strip()
+
+
+class ChatRoom:
+    """The chat of one table."""
+
+    __slots__ = ("_buckets", "_lines", "table")
+
+    def __init__(self, table: str) -> None:
+        self.table = table
+        # Made on first use: most tables never chat.
+        self._lines: dict[Channel, deque[ChatFrame]] = {}
+        self._buckets: dict[str, TokenBucket] = {}
+
+    def post(
+        self, user_id: str, name: str, text: str, *, player: bool, now: float, now_ms: int
+    ) -> ChatFrame:
+        """Accept one line (or raise ``CommandError``) and return its frame."""
+        text = clean_text(text)
+        if not 1 <= len(text) <= MAX_CHAT:
+            raise CommandError("bad_message", f"chat text must be 1 to {MAX_CHAT} characters")
+        bucket = self._buckets.get(user_id)
+        if bucket is None:
+            bucket = self._buckets[user_id] = TokenBucket(RATE[0], RATE[1], now)
+        if not bucket.take(now):
+            raise CommandError(
+                "chat_rate_limited", "too many chat messages: at most 5 in 10 seconds"
+            )
+        channel: Channel = "players" if player else "spectators"
+        line = ChatFrame(
+            table=self.table,
+            channel=channel,
+            from_={"id": user_id, "name": name},
+            text=text,
+            at_ms=now_ms,
+        )
+        lines = self._lines.get(channel)
+        if lines is None:
+            lines = self._lines[channel] = deque(maxlen=CHAT_HISTORY)
+        lines.append(line)
+        return line
+
+    @staticmethod
+    def reaches(line: ChatFrame, *, player: bool, muted: Collection[str]) -> bool:
+        """Whether a reader (a player or not, with these mutes) sees ``line``."""
+        if line.channel == "spectators" and player:
+            return False
+        return line.from_["id"] not in muted
+
+    def history(self, *, player: bool, muted: Collection[str]) -> list[ChatFrame]:
+        """The lines a reader may see, oldest first."""
+        lines: Iterable[ChatFrame] = self._lines.get("players", ())
+        if not player:
+            lines = sorted(
+                [*lines, *self._lines.get("spectators", ())], key=lambda line: line.at_ms
+            )
+        return [line for line in lines if self.reaches(line, player=player, muted=muted)]

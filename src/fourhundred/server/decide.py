@@ -1,0 +1,462 @@
+"""What a command does to a table: ``decide(model, actor, command, facts)``
+returns the events it causes, or raises ``CommandError`` and nothing happens.
+
+Pure: no I/O, no asyncio, no clock. What a decision needs from outside (the
+ratings of the people seated, whether a person sits elsewhere, the random
+source for deals) arrives in :class:`Facts`, gathered by the table actor.
+Each event is applied at once to a working copy of the table, so the
+engine's checked path refuses an illegal move and later events see the
+earlier ones; the caller's model is never touched.
+
+Commands are the client's table messages (:mod:`.protocol`) from a
+:class:`Person`, and the server's own (:class:`TurnTimeout`,
+:class:`BotMove`, :class:`Expire`, :class:`Start`) from :data:`SERVER`.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Collection, Sequence
+from dataclasses import dataclass, field
+from typing import Final
+
+from fourhundred.engine import (
+    BID_BASE,
+    CARD_NAMES,
+    REDEAL,
+    TURN_TIMERS,
+    Action,
+    GameState,
+    HandSummary,
+    IllegalAction,
+    InvalidSettings,
+    Phase,
+    bid_action,
+    cards_of,
+    deal_masks,
+    parse_card,
+    preset,
+)
+
+from . import events as ev
+from . import protocol as p
+from .errors import CommandError, from_engine
+from .events import By, Event, Player
+from .results import Ratings, charge, game_over
+from .room import TableModel
+
+__all__ = [
+    "SERVER",
+    "SUBSTITUTE_AFTER",
+    "BotMove",
+    "Command",
+    "Expire",
+    "Facts",
+    "Person",
+    "Server",
+    "Start",
+    "TurnTimeout",
+    "decide",
+    "hand_over",
+    "moved_on",
+]
+
+SUBSTITUTE_AFTER: Final = 3
+"""Consecutive timeouts after which a bot takes the seat."""
+
+
+@dataclass(frozen=True, slots=True)
+class Person:
+    """A connected person (a player or a spectator)."""
+
+    user_id: str
+    name: str
+
+
+@dataclass(frozen=True, slots=True)
+class Server:
+    """The server acting on its own: the turn timer, a bot, an expiry."""
+
+
+SERVER: Final = Server()
+
+
+@dataclass(frozen=True, slots=True)
+class TurnTimeout:
+    """The turn timer ran out: the server plays for the seat to act."""
+
+
+@dataclass(frozen=True, slots=True)
+class BotMove:
+    """A bot's choice for the seat to act (None: it failed to choose)."""
+
+    action: Action | None
+
+
+@dataclass(frozen=True, slots=True)
+class Expire:
+    """Nobody has had this waiting room open for the expiry time."""
+
+
+@dataclass(frozen=True, slots=True)
+class Start:
+    """The table's actor started: a table created full (Ranked) begins."""
+
+
+PersonCommand = (
+    p.Sit
+    | p.Leave
+    | p.Ready
+    | p.Configure
+    | p.Move
+    | p.AddBot
+    | p.Remove
+    | p.Bid
+    | p.Play
+    | p.Redeal
+    | p.Reclaim
+)
+Command = PersonCommand | TurnTimeout | BotMove | Expire | Start
+
+
+@dataclass(frozen=True, slots=True)
+class Facts:
+    """What a decision needs from outside the table."""
+
+    rng: random.Random
+    """Deals and the first dealer (``secrets.SystemRandom`` when serving)."""
+    bot: str
+    """The server's bot: it fills seats and stands in for absent players."""
+    bots: Collection[str]
+    """Every bot a host may add."""
+    ratings: Ratings = field(default_factory=dict)
+    """(mu, sigma) of the people seated (and of a person sitting down)."""
+    sitter: Player | None = None
+    """For ``sit``: the person as the room will show them."""
+    elsewhere: str | None = None
+    """For ``sit``: the table the person already sits at, if any."""
+
+
+class _Work:
+    """Events applied to a copy of the table as they are decided."""
+
+    __slots__ = ("events", "model")
+
+    def __init__(self, model: TableModel) -> None:
+        self.model = model.copy()
+        self.events: list[Event] = []
+
+    def add(self, event: Event) -> None:
+        self.model.apply(event)
+        self.events.append(event)
+
+
+def decide(
+    model: TableModel, actor: Person | Server, command: Command, facts: Facts
+) -> list[Event]:
+    """The events ``command`` causes at this table, in order (possibly none).
+    Raises ``CommandError`` when it is refused."""
+    work = _Work(model)
+    try:
+        if isinstance(actor, Person):
+            if not isinstance(command, PersonCommand):
+                raise CommandError("unknown_type", f"{type(command).__name__} is not yours to send")
+            _person(work, actor, command, facts)
+            _maybe_start(work, facts)
+        else:
+            _server(work, command, facts)
+        _settle(work, facts)
+    except IllegalAction as e:
+        raise from_engine(e) from None
+    return work.events
+
+
+# ------------------------------------------------------------ people
+
+
+def _person(w: _Work, who: Person, cmd: PersonCommand, facts: Facts) -> None:
+    m = w.model
+    seat = m.role_seat(who.user_id)
+    match cmd:
+        case p.Bid() | p.Play() | p.Redeal():
+            _move(w, _mover(m, seat, cmd), _action(cmd), "player")
+        case p.Sit():
+            _sit(w, who, cmd, facts)
+        case p.Leave():
+            _leave(w, who, seat, facts)
+        case p.Ready(ready=ready):
+            _need_waiting(m, "ready")
+            if seat is None:
+                raise CommandError("not_seated", "only a seated player can be ready")
+            w.add(ev.Ready(seat=seat, ready=ready))
+        case p.Configure():
+            _configure(w, who, cmd)
+        case p.Move(from_=a, to=b):
+            _need_host(m, who, "move players")
+            _need_waiting(m, "move players")
+            if a == b:
+                raise CommandError("not_allowed", "move: `from` and `to` are the same seat")
+            w.add(ev.Moved(from_=a, to=b))
+        case p.AddBot():
+            _add_bot(w, who, cmd, facts)
+        case p.Remove(seat=target):
+            _need_host(m, who, "remove a player")
+            _need_waiting(m, "remove a player")
+            s = m.seats[target]
+            if s.empty:
+                raise CommandError("not_allowed", f"seat {target} is empty")
+            if s.holds(who.user_id):
+                raise CommandError("not_allowed", "the host cannot remove themselves: use leave")
+            w.add(ev.Removed(seat=target, user=None if s.user is None else s.user.id))
+        case p.Reclaim():
+            own = m.seat_of(who.user_id)
+            if own is None:
+                raise CommandError("not_seated", "you have no seat at this table")
+            if not m.seats[own].substitute or m.status != "playing":
+                raise CommandError("not_allowed", "no bot is playing your seat")
+            w.add(ev.Reclaimed(seat=own, user=who.user_id))
+
+
+def _mover(m: TableModel, seat: int | None, cmd: p.Bid | p.Play | p.Redeal) -> int:
+    """The seat a move comes from, once it may move at all."""
+    if seat is None:
+        raise CommandError("not_seated", "spectators cannot play: you have no seat here")
+    if cmd.seat is not None and cmd.seat != seat:
+        raise CommandError("not_your_seat", f"you sit at seat {seat}, not seat {cmd.seat}")
+    if m.status != "playing":
+        raise CommandError(
+            "wrong_phase",
+            "the game has not started" if m.status == "waiting" else "the game is over",
+        )
+    if m.seats[seat].substitute:
+        raise CommandError("not_allowed", "a bot is playing your seat: send reclaim first")
+    if cmd.version is not None and cmd.version != m.version:
+        raise CommandError(
+            "stale", f"you acted on version {cmd.version} but the table is at version {m.version}"
+        )
+    return seat
+
+
+def _action(cmd: p.Bid | p.Play | p.Redeal) -> Action:
+    if isinstance(cmd, p.Bid):
+        try:
+            return bid_action(cmd.bid)
+        except ValueError as e:
+            raise CommandError("illegal", f"bid {cmd.bid}: {e}") from None
+    if isinstance(cmd, p.Play):
+        try:
+            return parse_card(cmd.card)
+        except ValueError:
+            raise CommandError(
+                "illegal", f"{cmd.card!r} is not a card (rank then suit, like 'QD' or 'TH')"
+            ) from None
+    return REDEAL
+
+
+def _sit(w: _Work, who: Person, cmd: p.Sit, facts: Facts) -> None:
+    m = w.model
+    _need_waiting(m, "sit down")
+    if m.kind == "ranked":
+        raise CommandError("not_allowed", "Ranked seats are given by the queue")
+    own = m.seat_of(who.user_id)
+    if own is not None:
+        raise CommandError("not_allowed", f"you already sit at seat {own}")
+    if facts.elsewhere is not None and facts.elsewhere != m.id:
+        raise CommandError(
+            "not_allowed", f"you are seated at table {facts.elsewhere}: leave it first"
+        )
+    if cmd.seat is None:
+        free = [i for i, s in enumerate(m.seats) if s.empty]
+        if not free:
+            raise CommandError("not_allowed", "the table is full")
+        seat = free[0]
+    else:
+        seat = cmd.seat
+        if not m.seats[seat].empty:
+            raise CommandError("not_allowed", f"seat {seat} is taken")
+    player = facts.sitter or Player(id=who.user_id, name=who.name, guest=True, rating=None)
+    w.add(ev.Seated(seat=seat, user=player))
+
+
+def _leave(w: _Work, who: Person, seat: int | None, facts: Facts) -> None:
+    m = w.model
+    if seat is None:
+        raise CommandError("not_seated", "you have no seat to leave")
+    if m.status == "waiting":
+        w.add(ev.Left(seat=seat, user=who.user_id))
+        if m.host == who.user_id:
+            humans = m.user_ids()
+            w.add(ev.Host(user=humans[0]) if humans else ev.Closed(reason="left"))
+    elif m.status == "playing":
+        bot = m.seats[seat].bot or facts.bot
+        w.add(ev.Substituted(seat=seat, user=who.user_id, bot=bot, reason="left"))
+        rating = charge(w.model, seat, "left", facts.ratings)
+        if rating is not None:
+            w.add(rating)
+    else:
+        raise CommandError("not_allowed", "the game is over")
+
+
+def _configure(w: _Work, who: Person, cmd: p.Configure) -> None:
+    m = w.model
+    _need_host(m, who, "change the settings")
+    _need_waiting(m, "change the settings")
+    if m.kind == "ranked":
+        raise CommandError("not_allowed", "Ranked tables always use the standard preset")
+    name = m.preset if cmd.preset is None else cmd.preset
+    try:
+        base = m.settings if cmd.preset is None else preset(cmd.preset)
+        settings = base.replace(**(cmd.settings or {}))
+    except InvalidSettings as e:
+        raise CommandError("bad_setting", str(e)) from None
+    timer = m.timer if cmd.timer is None else cmd.timer
+    if timer not in TURN_TIMERS:
+        raise CommandError(
+            "bad_setting",
+            f"timer must be one of {', '.join(map(str, TURN_TIMERS))} seconds, not {timer}",
+        )
+    w.add(ev.Configured(preset=name, settings=settings.to_dict(), timer=timer))
+
+
+def _add_bot(w: _Work, who: Person, cmd: p.AddBot, facts: Facts) -> None:
+    m = w.model
+    _need_host(m, who, "add a bot")
+    _need_waiting(m, "add a bot")
+    if m.kind == "ranked":
+        raise CommandError("not_allowed", "no bots at a Ranked table")
+    bot = cmd.bot or facts.bot
+    if bot not in facts.bots:
+        known = ", ".join(sorted(facts.bots))
+        raise CommandError("not_allowed", f"unknown bot {bot!r} (known: {known})")
+    if not m.seats[cmd.seat].empty:
+        raise CommandError("not_allowed", f"seat {cmd.seat} is taken")
+    w.add(ev.BotAdded(seat=cmd.seat, bot=bot))
+
+
+def _need_waiting(m: TableModel, what: str) -> None:
+    if m.status != "waiting":
+        raise CommandError("not_allowed", f"cannot {what}: the game has already started")
+
+
+def _need_host(m: TableModel, who: Person, what: str) -> None:
+    if m.host != who.user_id:
+        raise CommandError("not_host", f"only the host can {what}")
+
+
+# ------------------------------------------------------------ the server
+
+
+def _server(w: _Work, cmd: Command, facts: Facts) -> None:
+    m = w.model
+    g = m.game
+    match cmd:
+        case TurnTimeout() if m.in_play and g is not None:
+            seat = g.turn
+            by: By = "bot" if m.seats[seat].bot is not None else "timeout"
+            _move(w, seat, g.timeout_action(), by)
+            s = w.model.seats[seat]
+            if by == "timeout" and s.timeouts >= SUBSTITUTE_AFTER and s.user is not None:
+                w.add(ev.Substituted(seat=seat, user=s.user.id, bot=facts.bot, reason="timeouts"))
+                rating = charge(w.model, seat, "timeouts", facts.ratings)
+                if rating is not None:
+                    w.add(rating)
+        case BotMove(action=action) if m.bot_for_turn() is not None and g is not None:
+            if action is None or action not in g.legal_actions():
+                action = g.timeout_action()
+            _move(w, g.turn, action, "bot")
+        case Expire() if m.status == "waiting":
+            w.add(ev.Closed(reason="expired"))
+        case Start():
+            _maybe_start(w, facts)
+        case _:
+            pass  # the moment has passed (the turn moved on, the room started)
+
+
+# ---------------------------------------------------------------- moves
+
+
+def _move(w: _Work, seat: int, action: Action, by: By) -> None:
+    g = w.model.game
+    assert g is not None
+    if action == REDEAL:
+        if by != "player":  # pragma: no cover - bots and timers never ask
+            raise CommandError("not_allowed", "only a player asks for a new deal")
+        if not g.can_redeal(seat):
+            g.clone().request_redeal(seat)  # raises the engine's reason
+        w.add(ev.Redeal(seat=seat))
+    elif action > BID_BASE:
+        n = action - BID_BASE
+        if g.phase is Phase.BID and seat == g.turn:
+            low, high = g.bid_range()
+            if not low <= n <= high:
+                g.clone().bid(n, seat)  # raises IllegalBid naming the range
+        w.add(ev.Bid(seat=seat, bid=n, by=by))
+    else:
+        w.add(
+            ev.Play(seat=seat, card=CARD_NAMES[action], by=by, trick_winner=_wins(g, seat, action))
+        )
+
+
+def _wins(g: GameState, seat: int, card: Action) -> int | None:
+    """The seat that wins the trick ``card`` completes, or None (a card that
+    does not complete a trick). The engine plays it on a probe."""
+    if len(g.current_trick) != 3:
+        return None
+    probe = g.clone()
+    probe.apply(card, seat)
+    trick = probe.last_trick()
+    return None if trick is None else trick.winner
+
+
+def _maybe_start(w: _Work, facts: Facts) -> None:
+    m = w.model
+    if m.status != "waiting" or any(s.empty for s in m.seats):
+        return
+    if not all(s.ready or s.bot is not None for s in m.seats):
+        return
+    rated = m.kind == "ranked" and all(s.bot is None for s in m.seats)
+    w.add(ev.Started(first_dealer=facts.rng.randrange(4), rated=rated))
+
+
+def hand_over(h: HandSummary) -> ev.HandOver:
+    """The score sheet's line for a finished hand."""
+    trick = h.last_trick()
+    last = None
+    if trick is not None:
+        last = ev.LastTrick(trick.leader, tuple(CARD_NAMES[c] for c in trick.cards), trick.winner)
+    return ev.HandOver(
+        hand_index=h.hand_index,
+        dealer=h.dealer,
+        bids=tuple(h.bids_by_seat),
+        tricks=tuple(h.tricks),
+        deltas=tuple(h.deltas),
+        scores=tuple(h.scores),
+        thrown_in=h.thrown_in,
+        redeal_request=h.redeal_request,
+        last_trick=last,
+    )
+
+
+def _settle(w: _Work, facts: Facts) -> None:
+    """Add what follows from the moves: finished hands, the next deal, the
+    end of the game."""
+    m = w.model
+    g = m.game
+    if m.status != "playing" or g is None:
+        return
+    while len(m.sheet) < len(g.history):
+        w.add(hand_over(g.history[len(m.sheet)]))
+    if g.phase is Phase.DEAL:
+        masks = deal_masks(facts.rng)
+        cards = tuple(tuple(CARD_NAMES[c] for c in cards_of(h)) for h in masks)
+        w.add(ev.Deal(hand_index=g.hand_index, dealer=g.dealer, cards=cards))
+    if g.phase is Phase.OVER:
+        w.add(game_over(m, "won", facts.ratings))
+    elif not any(s.user is not None and s.active for s in m.seats):
+        w.add(game_over(m, "abandoned", facts.ratings))
+
+
+def moved_on(events: Sequence[Event]) -> bool:
+    """Whether these events start a new turn (a move, a deal, the start):
+    the turn timer starts again."""
+    return any(isinstance(e, ev.Bid | ev.Play | ev.Redeal | ev.Deal | ev.Started) for e in events)

@@ -1,0 +1,266 @@
+"""Every frame the server sends on ``/ws`` (docs/protocol.md, "Server to
+client"), built here and nowhere else.
+
+Frames are msgspec Structs tagged by ``type``. A part shared by many
+recipients (an event's public form, a room, a view) is encoded once and
+spliced in as ``msgspec.Raw``, so a broadcast to a table encodes each view
+once per seat, not once per socket.
+
+>>> encode(Ack(id=3, version=41))
+b'{"type":"ack","id":3,"version":41}'
+>>> encode(error(None, "bad_json", "not valid JSON"))
+b'{"type":"error","id":null,"code":"bad_json","message":"not valid JSON","version":null}'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING, Any, Final
+
+import msgspec
+
+from fourhundred.engine import Phase, view_for
+
+from .errors import CommandError
+
+if TYPE_CHECKING:
+    from .room import TableModel
+
+__all__ = [
+    "PROTOCOL",
+    "Ack",
+    "ChatFrame",
+    "Closing",
+    "Error",
+    "EventFrame",
+    "Hello",
+    "Matched",
+    "Pong",
+    "Presence",
+    "Sync",
+    "encode",
+    "error",
+    "raw",
+]
+
+PROTOCOL: Final = "fourhundred-ws/2"
+"""The protocol's name and version, sent in ``hello``. Version 2: each
+``event`` carries the state after that event (not after the whole command),
+and ``created`` names the table's kind ``table_kind``."""
+
+CommandId = int | str
+
+
+class _Frame(msgspec.Struct, tag_field="type"):
+    pass
+
+
+class Hello(_Frame, tag="hello"):
+    protocol: str
+    user: dict[str, Any]
+    server_ms: int
+
+
+class Ack(_Frame, tag="ack"):
+    id: CommandId
+    version: int | None
+
+
+class Error(_Frame, tag="error"):
+    id: CommandId | None
+    code: str
+    message: str
+    version: int | None
+
+
+class Pong(_Frame, tag="pong"):
+    id: CommandId
+    server_ms: int
+
+
+class Closing(_Frame, tag="closing"):
+    code: str
+    message: str
+
+
+class Presence(_Frame, tag="presence"):
+    table: str
+    seat: int
+    connected: bool
+
+
+class ChatFrame(_Frame, tag="chat"):
+    table: str
+    channel: str
+    from_: dict[str, str] = msgspec.field(name="from")
+    text: str = ""
+    at_ms: int = 0
+
+
+class Matched(_Frame, tag="matched"):
+    table: str
+    kind: str = "ranked"
+
+
+class EventFrame(_Frame, tag="event"):
+    """One event with the recipient's state right after it."""
+
+    table: str
+    version: int
+    event: msgspec.Raw
+    you: msgspec.Raw
+    room: msgspec.Raw
+    view: msgspec.Raw
+    clock: msgspec.Raw
+
+
+class Sync(msgspec.Struct, omit_defaults=True):
+    """``snapshot`` (``events`` absent) or ``catchup`` (the events the client
+    missed, then the whole current state)."""
+
+    type: str
+    table: str
+    version: int
+    you: dict[str, Any]
+    room: dict[str, Any]
+    view: dict[str, Any] | None
+    clock: dict[str, Any] | None
+    sheet: list[Any]
+    chat: list[dict[str, Any]]
+    events: list[dict[str, Any]] | None = None
+
+
+_encoder: Final = msgspec.json.Encoder()
+NULL: Final = msgspec.Raw(b"null")
+
+
+def encode(frame: msgspec.Struct) -> bytes:
+    return _encoder.encode(frame)
+
+
+def raw(value: Any) -> msgspec.Raw:
+    """``value`` encoded once, to be spliced into many frames."""
+    return NULL if value is None else msgspec.Raw(_encoder.encode(value))
+
+
+def error(cmd_id: CommandId | None, code: str, message: str, version: int | None = None) -> Error:
+    return Error(id=cmd_id, code=code, message=message, version=version)
+
+
+def refusal(cmd_id: CommandId | None, e: CommandError, version: int | None) -> bytes:
+    """The ``error`` frame for a refused command."""
+    return encode(error(cmd_id, e.code, e.message, version))
+
+
+# ------------------------------------------------------------ a table's frames
+#
+# What a person sees of a table is built here from the table's model, and the
+# view in it only by the engine's ``view_for`` (for the person's seat, or for
+# a spectator). These are the only functions that put a view in a frame.
+
+
+def you(m: TableModel, user_id: str) -> dict[str, Any]:
+    """``you``: the person's seat and role at this table."""
+    seat = m.role_seat(user_id)
+    return {
+        "seat": seat,
+        "role": "spectator" if seat is None else "player",
+        "host": m.host == user_id,
+    }
+
+
+def view(m: TableModel, seat: int | None) -> dict[str, Any] | None:
+    """The view of ``seat`` (None: a spectator's), or None when there is no
+    hand to show (the waiting room, between hands, a closed table)."""
+    g = m.game
+    if g is None or g.phase is Phase.DEAL or m.status == "closed":
+        return None
+    return view_for(g, seat).to_dict()
+
+
+def connected_seats(m: TableModel, users: Iterable[str]) -> set[int]:
+    """The seats played by these connected people."""
+    seats = (m.role_seat(u) for u in users)
+    return {s for s in seats if s is not None}
+
+
+def room(m: TableModel, users: Sequence[str]) -> dict[str, Any]:
+    """``room``: the table summary, live (who is connected, how many watch),
+    with the invite of a Private table."""
+    seats = [m.role_seat(u) for u in users]
+    summary = m.summary({s for s in seats if s is not None}, sum(1 for s in seats if s is None))
+    if m.kind == "private":
+        summary["invite"] = m.invite
+    return summary
+
+
+class Step:
+    """One event as every watcher will see it: encoded once per seat."""
+
+    __slots__ = ("event", "room", "version", "views", "yous")
+
+    def __init__(
+        self, m: TableModel, event: msgspec.Raw, users: Sequence[str], same_room: Step | None
+    ) -> None:
+        """``m`` is the table right after the event; ``same_room`` an earlier
+        step whose room this event did not change (a move's), if any."""
+        self.version = m.version
+        self.event = event
+        self.room: msgspec.Raw = raw(room(m, users)) if same_room is None else same_room.room
+        self.views: dict[int | None, msgspec.Raw] = {}
+        self.yous: dict[str, tuple[int | None, msgspec.Raw]] = {}
+        for u in users:
+            if u in self.yous:
+                continue
+            mine = you(m, u)
+            seat = mine["seat"]
+            if seat not in self.views:
+                self.views[seat] = raw(view(m, seat))
+            self.yous[u] = (seat, raw(mine))
+
+    def frame(self, table: str, user_id: str, clock: msgspec.Raw) -> bytes:
+        seat, mine = self.yous[user_id]
+        return encode(
+            EventFrame(
+                table=table,
+                version=self.version,
+                event=self.event,
+                you=mine,
+                room=self.room,
+                view=self.views[seat],
+                clock=clock,
+            )
+        )
+
+
+def sync(
+    m: TableModel,
+    user_id: str,
+    *,
+    users: Sequence[str],
+    events: list[tuple[int, msgspec.Raw]] | None,
+    clock: dict[str, Any] | None,
+    chat: list[ChatFrame],
+) -> bytes:
+    """``snapshot`` (``events`` None) or ``catchup`` for one person."""
+    mine = you(m, user_id)
+    return encode(
+        Sync(
+            type="snapshot" if events is None else "catchup",
+            table=m.id,
+            version=m.version,
+            you=mine,
+            room=room(m, users),
+            view=view(m, mine["seat"]),
+            clock=clock,
+            sheet=[h.public() for h in m.sheet],
+            chat=[_chat_entry(c) for c in chat],
+            events=None if events is None else [{"version": v, "event": e} for v, e in events],
+        )
+    )
+
+
+def _chat_entry(c: ChatFrame) -> dict[str, Any]:
+    entry: dict[str, Any] = msgspec.to_builtins(c)
+    del entry["type"]
+    return entry
