@@ -52,7 +52,7 @@ from .decide import (
     decide,
 )
 from .errors import CommandError
-from .events import ACTION_EVENTS, ROOM_EVENTS, Event, Player
+from .events import ACTION_EVENTS, ROOM_EVENTS, Event, Player, from_stored
 from .logs import get_logger
 from .metrics import Metrics
 from .persist import commit_for, deadline_after
@@ -553,20 +553,31 @@ class TableActor:
 
 class EventBuffer:
     """The last public events of a table, for clients that come back: a
-    ``catchup`` from their last version instead of a whole ``snapshot``."""
+    ``catchup`` from their last version instead of a whole ``snapshot``.
 
-    __slots__ = ("_events", "_first")
+    Kept lean, since every live table holds one: the encoded events only (no
+    version beside each: they are consecutive, ending at ``last``).
+
+    >>> b = EventBuffer(2)
+    >>> for v in (1, 2, 3):
+    ...     b.add(v, msgspec.Raw(b'{"kind":"x"}'))
+    >>> [v for v, _ in b.since(1, 3)], b.since(0, 3), b.since(3, 3)
+    ([2, 3], None, [])
+    """
+
+    __slots__ = ("_events", "_last")
 
     def __init__(self, size: int) -> None:
-        self._events: deque[tuple[int, msgspec.Raw]] = deque(maxlen=size)
-        self._first = 0
+        self._events: deque[bytes] = deque(maxlen=size)
+        self._last = 0
 
     def add(self, version: int, public: msgspec.Raw) -> None:
-        self._events.append((version, public))
+        if version != self._last + 1:
+            self._events.clear()
+        self._events.append(bytes(public))
+        self._last = version
 
     def add_stored(self, stored: StoredEvent) -> None:
-        from .events import from_stored
-
         self.add(stored.version, frames.raw(from_stored(stored.kind, stored.data).public()))
 
     def since(self, last_version: int | None, version: int) -> list[tuple[int, msgspec.Raw]] | None:
@@ -575,6 +586,8 @@ class EventBuffer:
             return None
         if last_version == version:
             return []
-        if not self._events or self._events[0][0] > last_version + 1:
+        first = self._last - len(self._events) + 1
+        if not self._events or self._last != version or first > last_version + 1:
             return None
-        return [(v, e) for v, e in self._events if v > last_version]
+        skip = last_version + 1 - first
+        return [(first + i, msgspec.Raw(e)) for i, e in enumerate(self._events) if i >= skip]
