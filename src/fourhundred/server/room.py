@@ -21,7 +21,9 @@ from fourhundred.engine import (
     Phase,
     Settings,
     mask_of,
+    next_seat,
     parse_card,
+    team_of,
 )
 from fourhundred.store import StoredEvent
 
@@ -186,7 +188,7 @@ class TableModel:
             "seats": [
                 {
                     "seat": i,
-                    "team": i & 1,
+                    "team": team_of(i),
                     "user": None if s.user is None else s.user.to_dict(),
                     "bot": s.bot,
                     "substitute": s.substitute,
@@ -277,7 +279,7 @@ class TableModel:
     def _on_play(self, d: dict[str, Any]) -> None:
         g = self.game
         assert g is not None
-        leader = (g.turn - len(g.current_trick)) & 3
+        leader = next_seat(g.turn, -len(g.current_trick))
         cards = [*g.current_trick]
         g.apply(parse_card(d["card"]), d["seat"])
         cards.append(parse_card(d["card"]))

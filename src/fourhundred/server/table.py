@@ -40,11 +40,13 @@ from fourhundred.engine import (
     InvalidSettings,
     Phase,
     bid_action,
+    bidding_order,
     cards_of,
     deal_masks,
     parse_card,
     preset,
     record_from_state,
+    team_of,
     view_for,
 )
 from fourhundred.store import Commit, GamePlayer, StoredEvent, User, UserUpdate, VersionConflict
@@ -135,7 +137,7 @@ def hand_summary(h: HandSummary, last_trick: dict[str, Any] | None) -> dict[str,
     the last trick, which everyone saw)."""
     bids: list[int | None] = [None, None, None, None]
     for i, b in enumerate(h.bids):
-        bids[(h.dealer + 1 + i) & 3] = b
+        bids[bidding_order(h.dealer)[i]] = b
     return {
         "hand_index": h.hand_index,
         "dealer": h.dealer,
@@ -653,7 +655,7 @@ class TableActor:
             if h.thrown_in:
                 continue
             for i, b in enumerate(h.bids):
-                s_ = (h.dealer + 1 + i) & 3
+                s_ = bidding_order(h.dealer)[i]
                 bids[s_] += 1
                 made[s_] += h.tricks[s_] >= b
         for k, s in enumerate(m.seats):
@@ -663,7 +665,7 @@ class TableActor:
                 before, after = ratings[k]["before"], ratings[k]["after"]
             elif uid is not None and uid in m.charged:
                 before, after = m.charged[uid]
-            won = winner is not None and (k & 1) == winner
+            won = winner is not None and team_of(k) == winner
             tx.players.append(
                 GamePlayer(
                     table_id=m.id,
