@@ -546,9 +546,8 @@ class TableActor:
             tx.add("redeal", {"seat": seat})
         elif BID_BASE < action < REDEAL:
             if g.phase is Phase.BID and seat == g.turn:
-                low, high = g.bid_range()
                 n = action - BID_BASE
-                if not low <= n <= high:
+                if action not in g.legal_actions():
                     g.bid(n, seat)  # raises IllegalBid naming the range
             tx.add("bid", {"seat": seat, "bid": action - BID_BASE, "by": by})
         else:
