@@ -10,11 +10,11 @@ from fourhundred.engine import (
     STANDARD,
     Settings,
     bid_value,
+    highest_bid,
     lowest_bid,
     required_total,
     winning_team,
 )
-from fourhundred.engine.scoring import highest_bid
 
 # rules.md's table, bid -> (lebanese, classic)
 TABLE = {
