@@ -30,8 +30,11 @@ from fourhundred.engine import (
     GameState,
     Phase,
     Settings,
+    next_seat,
     parse_card,
+    partner_of,
     record_from_state,
+    team_of,
     view_for,
 )
 
@@ -60,9 +63,9 @@ def seat_names(you: int) -> list[str]:
     the next seat is on your right and the one before on your left."""
     names = ["", "", "", ""]
     names[you] = "You"
-    names[(you + 1) & 3] = "Right"
-    names[(you + 2) & 3] = "Partner"
-    names[(you + 3) & 3] = "Left"
+    names[next_seat(you, 1)] = "Right"
+    names[next_seat(you, 2)] = "Partner"
+    names[next_seat(you, 3)] = "Left"
     return names
 
 
@@ -171,7 +174,7 @@ class TerminalGame:
             return "Table: empty (you lead)" if self.state.turn == self.seat else "Table: empty"
         leader, cards, _ = tricks[-1]
         shown = ", ".join(
-            f"{self.names[(leader + i) & 3]} {CARD_NAMES[c]}" for i, c in enumerate(cards)
+            f"{self.names[next_seat(leader, i)]} {CARD_NAMES[c]}" for i, c in enumerate(cards)
         )
         return f"Table: {shown}"
 
@@ -182,7 +185,7 @@ class TerminalGame:
         leader, cards, winner = done[-1]
         assert winner is not None
         shown = ", ".join(
-            f"{self.names[(leader + i) & 3]} {CARD_NAMES[c]}" for i, c in enumerate(cards)
+            f"{self.names[next_seat(leader, i)]} {CARD_NAMES[c]}" for i, c in enumerate(cards)
         )
         return f"Last trick (#{len(done)}): {shown} -> won by {self.who(winner)}"
 
@@ -334,8 +337,8 @@ class TerminalGame:
             if h.plays:
                 last = h.plays[-4:]
                 self.say("Final trick: " + " ".join(CARD_NAMES[c] for c in last))
-            for i in range(4):
-                b = h.bids[(i - h.dealer - 1) & 3]
+            for i, b in enumerate(h.bids_by_seat):
+                assert b is not None  # a played hand has all four bids
                 made = "made" if h.tricks[i] >= b else "failed"
                 self.say(
                     f"  {self.who(i)}: bid {b}, won {h.tricks[i]} -> {made}, {h.deltas[i]:+d}"
@@ -347,7 +350,7 @@ class TerminalGame:
         s = self.state
         self.say(
             f"400 (arba'meyeh). You are seat {self.seat};"
-            f" your partner is seat {(self.seat + 2) & 3}."
+            f" your partner is seat {partner_of(self.seat)}."
         )
         self.say(self.rules_text().splitlines()[0])
         self.say(f"Bots: {self.bot_names}. Type 'help' for the commands.")
@@ -357,7 +360,7 @@ class TerminalGame:
         except Quit:
             self.say("Game stopped.")
         if s.phase is Phase.OVER and s.winner is not None:
-            you_won = s.winner == (self.seat & 1)
+            you_won = s.winner == team_of(self.seat)
             self.say()
             self.say(self.scores_text())
             self.say("You and your partner win!" if you_won else "The other team wins.")

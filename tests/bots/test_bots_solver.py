@@ -6,13 +6,13 @@ import itertools
 from collections.abc import Callable
 
 from fourhundred.bots.solver import Scorer, distinct_cards, solve_root
-from fourhundred.engine import GameState, Phase, cards_of, preset
+from fourhundred.engine import GameState, Phase, cards_of, preset, team_of
 
 
 def _brute(state: GameState, team: int, base: list[int]) -> float:
     """Minimax by the engine's own rules (clone + play), no pruning."""
     legal = state.legal_mask()
-    maxing = (state.turn & 1) == team
+    maxing = team_of(state.turn) == team
     best = None
     for c in cards_of(legal):
         s = state.clone()
@@ -44,7 +44,7 @@ def test_solver_matches_minimax(advance: Callable[..., GameState]) -> None:
             continue  # the random bids threw this deal in
         if seed % 2:
             s.scores = [38, 5, 20, -3]  # a game-deciding hand for team 0
-        team = s.turn & 1
+        team = team_of(s.turn)
         base = list(s.scores)
         sc = Scorer.from_state(s, team)
         vals = solve_root(s.hands, s.current_trick, s.turn, s.tricks_won, sc)

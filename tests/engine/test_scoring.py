@@ -10,6 +10,7 @@ from fourhundred.engine import (
     STANDARD,
     Settings,
     bid_value,
+    highest_bid,
     lowest_bid,
     required_total,
     winning_team,
@@ -107,6 +108,14 @@ def test_escalating_min_bid(score: int, low: int) -> None:
 )
 def test_escalation_never_below_min_bid(min_bid: int, score: int, low: int) -> None:
     assert lowest_bid(STANDARD.replace(min_bid=min_bid), score) == low
+
+
+def test_highest_bid_is_13_until_someone_bids_it() -> None:
+    on = STANDARD.replace(thirteen_bid=True)
+    assert highest_bid(on, []) == 13
+    assert highest_bid(on, [0, 4, 0, 0]) == 13
+    assert highest_bid(on, [13, 0, 0, 0]) == 12
+    assert highest_bid(STANDARD.replace(thirteen_bid=False), []) == 12
 
 
 def test_syrian_lowest_bid_does_not_rise() -> None:

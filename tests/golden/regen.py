@@ -166,7 +166,7 @@ def render(name: str) -> str:
         else:
             outcome = f"played (bids {' '.join(map(str, h.bids))} in bidding order)"
             if 13 in h.bids:
-                bidder = (h.dealer + 1 + h.bids.index(13)) % 4
+                bidder = h.bids_by_seat.index(13)
                 if h.tricks[bidder] == 13:
                     outcome += f"; seat {bidder} bid 13 and won every trick"
                 else:

@@ -10,6 +10,8 @@ import asyncio
 from fh_server_helpers import Player, Server, cards_played, hand_index, is_over, play_turns
 from test_server_game import seat_four
 
+from fourhundred.engine import next_seat
+
 
 async def test_reconnect_mid_trick_gets_missed_events(server: Server) -> None:
     players, table, _ = await seat_four(server)
@@ -19,7 +21,7 @@ async def test_reconnect_mid_trick_gets_missed_events(server: Server) -> None:
     assert view0 is not None and view0["phase"] == "play"
     # Drop someone who is not to act next, so the game can go on without them.
     turn = view0["turn"]
-    gone = next(p for p in players if p.seat not in (turn, (turn + 1) % 4))
+    gone = next(p for p in players if p.seat not in (turn, next_seat(turn)))
     last_version = gone.version
     hand_before = list(gone.view["hand"]) if gone.view else []
     await gone.close()

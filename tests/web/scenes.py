@@ -87,27 +87,14 @@ def _play_until(state: GameState, rng: random.Random, stop: Callable[[GameState]
 # ------------------------------------------------------ protocol messages
 
 
-def _trick_winner(leader: int, cards: list[int]) -> int:
-    best = 0
-    for i, c in enumerate(cards):
-        b = cards[best]
-        if (c // 13 == 2 and (b // 13 != 2 or c > b)) or (c // 13 == b // 13 and c > b):
-            best = i
-    return (leader + best) % 4
-
-
 def _last_trick_of(h: HandSummary) -> dict[str, Any] | None:
-    if len(h.plays) < 4:
+    last = h.last_trick()
+    if last is None:
         return None
-    leader = (h.dealer + 1) % 4
-    plays = list(h.plays)
-    for i in range(0, len(plays) - 4, 4):
-        leader = _trick_winner(leader, plays[i : i + 4])
-    cards = plays[-4:]
     return {
-        "leader": leader,
-        "cards": [CARD_NAMES[c] for c in cards],
-        "winner": _trick_winner(leader, cards),
+        "leader": last.leader,
+        "cards": [CARD_NAMES[c] for c in last.cards],
+        "winner": last.winner,
     }
 
 
@@ -115,15 +102,12 @@ def sheet_of(state: GameState) -> list[dict[str, Any]]:
     """The score sheet: the ``hand_over`` event of every finished hand."""
     rows = []
     for h in state.history:
-        by_seat: list[int | None] = [None, None, None, None]
-        for i, b in enumerate(h.bids):
-            by_seat[(h.dealer + 1 + i) % 4] = b
         rows.append(
             {
                 "kind": "hand_over",
                 "hand_index": h.hand_index,
                 "dealer": h.dealer,
-                "bids": by_seat,
+                "bids": list(h.bids_by_seat),
                 "tricks": list(h.tricks),
                 "deltas": list(h.deltas),
                 "scores": list(h.scores),

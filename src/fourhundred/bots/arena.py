@@ -34,6 +34,7 @@ from fourhundred.engine import (
     Settings,
     deal_masks,
     required_total,
+    team_of,
     view_for,
 )
 
@@ -153,10 +154,8 @@ def play_hand(state: GameState, seats: list[Bot], stats: list[BotStats]) -> None
     h = state.history[-1]
     if h.thrown_in:
         return
-    d = h.dealer
-    for i, b in enumerate(h.bids):
-        seat = (d + 1 + i) & 3
-        if b != 13:
+    for seat, b in enumerate(h.bids_by_seat):
+        if b is not None and b != 13:
             stats[seat].count_bid(b, h.tricks[seat])
 
 
@@ -190,7 +189,7 @@ def play_pair(index: int, seed: int, a: list[Bot], b: list[Bot], settings: Setti
         state.deal(deal)
         play_hand(state, seats, seat_stats)
         for s in range(4):
-            stats["A" if (s & 1) == team_a else "B"].merge(seat_stats[s])
+            stats["A" if team_of(s) == team_a else "B"].merge(seat_stats[s])
         h = state.history[-1]
         if h.thrown_in:
             return PairResult(index, None, stats)
@@ -221,7 +220,7 @@ def play_game(index: int, seed: int, a: list[Bot], b: list[Bot], settings: Setti
             play_hand(state, seats, seat_stats)
         res.hands += state.hand_index + 1
         for s in range(4):
-            stats["A" if (s & 1) == team_a else "B"].merge(seat_stats[s])
+            stats["A" if team_of(s) == team_a else "B"].merge(seat_stats[s])
         if state.winner is None:
             res.draws += 1
         elif state.winner == team_a:

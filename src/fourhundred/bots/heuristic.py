@@ -23,7 +23,17 @@ from __future__ import annotations
 import math
 from typing import Final
 
-from fourhundred.engine import BID_BASE, REDEAL, Action, View, bid_value
+from fourhundred.engine import (
+    BID_BASE,
+    REDEAL,
+    Action,
+    View,
+    bid_value,
+    next_seat,
+    partner_of,
+    team_of,
+)
+from fourhundred.engine.scoring import qualifies
 
 from .base import Bot
 from .knowledge import (
@@ -142,8 +152,12 @@ def trick_distribution(expected: float, sd: float = 1.1) -> list[float]:
     return out
 
 
-def _qualifies(score: int, partner: int, target: int, floor: int) -> bool:
-    return (score >= target and partner >= floor) or (partner >= target and score >= floor)
+def _wins_with(k: Knowledge, seat: int, gain: int) -> bool:
+    """Whether ``seat``'s team would meet the target if ``seat`` scored
+    ``gain`` more (the engine's rule, on the scores of ``k``)."""
+    after = list(k.scores)
+    after[seat] += gain
+    return qualifies(k.settings, after, team_of(seat))
 
 
 def bid_from_distribution(k: Knowledge, legal: tuple[int, ...], p_make: list[float]) -> int:
@@ -153,7 +167,7 @@ def bid_from_distribution(k: Knowledge, legal: tuple[int, ...], p_make: list[flo
     throwing it in."""
     st = k.settings
     seat = k.seat
-    partner = seat ^ 2
+    partner = partner_of(seat)
     scores = k.scores
     target = st.target
     floor = 1 if st.partner_rule == "positive" else 0
@@ -177,10 +191,7 @@ def bid_from_distribution(k: Knowledge, legal: tuple[int, ...], p_make: list[flo
             continue
         v = k.values[s]
         gain = 0.4 * v
-        mate = scores[s ^ 2]
-        if (scores[s] + v >= target and mate >= floor) or (
-            mate >= target and scores[s] + v >= floor
-        ):
+        if _wins_with(k, s, v):
             gain += 0.6 * GAME_BONUS
         context += gain if s == partner else -gain
     best_bid = legal[0]
@@ -195,9 +206,7 @@ def bid_from_distribution(k: Knowledge, legal: tuple[int, ...], p_make: list[flo
             v = _value(k, b)
             p = p_make[b]
             win_bonus = 0.0
-            if _qualifies(my_score + v, p_score, target, floor) and not _qualifies(
-                my_score, p_score, target, floor
-            ):
+            if _wins_with(k, seat, v) and not _wins_with(k, seat, 0):
                 win_bonus = GAME_BONUS
             # Failing from a low score can leave the partner unable to win.
             fail_cost = float(v)
@@ -226,7 +235,7 @@ def heuristic_bid(k: Knowledge, legal: tuple[int, ...]) -> int:
     e = estimate_tricks(k.hand) * 1.05 + 0.2
     # The first bidders cannot see the total yet; a partner's high bid
     # means fewer of the outside honours will fall our way.
-    partner_bid = k.bids[k.seat ^ 2]
+    partner_bid = k.bids[partner_of(k.seat)]
     if partner_bid >= 5:
         e -= 0.2 * (partner_bid - 4)
     return bid_from_distribution(k, legal, trick_distribution(e))
@@ -239,19 +248,16 @@ def _threat(c: int, led: int, later: tuple[int, ...], outstanding: int, voids: l
     """Whether an opponent still to play in this trick may beat card ``c``."""
     if not later:
         return False
-    suit_c = SUIT_OF[c]
-    led_left = outstanding & SUIT_MASKS[led]
-    few_left = led_left.bit_count() <= 1
+    led_mask = SUIT_MASKS[led]
+    few_left = (outstanding & led_mask).bit_count() <= 1
+    above = beaters(c, led)
     for t in later:
-        poss = outstanding & ~voids[t]
-        if suit_c == 2:
-            if poss & ABOVE[c] and (led == 2 or voids[t] & SUIT_MASKS[led] or few_left):
-                return True
-        else:
-            if poss & ABOVE[c] & SUIT_MASKS[led]:
-                return True
-            if poss & HEARTS and (voids[t] & SUIT_MASKS[led] or few_left):
-                return True
+        beat = above & outstanding & ~voids[t]
+        # A seat that may still hold the suit led must follow it, so it can
+        # beat c only with a card of that suit; one that may be out of it
+        # can play any card that beats c.
+        if beat & led_mask or (beat and (voids[t] & led_mask or few_left)):
+            return True
     return False
 
 
@@ -304,7 +310,7 @@ def choose_card(  # noqa: PLR0917 - positional on the rollouts' hot path
     suits shown out of, ``bids`` / ``won`` / ``values`` by seat."""
     if not legal & (legal - 1):
         return low_card(legal)
-    partner = seat ^ 2
+    partner = partner_of(seat)
     need = [0, 0, 0, 0]
     for s in range(4):
         n = bids[s] - won[s]
@@ -312,8 +318,8 @@ def choose_card(  # noqa: PLR0917 - positional on the rollouts' hot path
             need[s] = n
     need_me = need[seat]
     need_p = need[partner]
-    o1 = (seat + 1) & 3
-    o2 = (seat + 3) & 3
+    o1 = next_seat(seat)
+    o2 = next_seat(seat, -1)
     opp_need = need[o1] or need[o2]
     outstanding = FULL ^ gone ^ hand
     n = len(trick)
@@ -323,8 +329,7 @@ def choose_card(  # noqa: PLR0917 - positional on the rollouts' hot path
     led = SUIT_OF[trick[0]]
     wi = winner_index(trick)
     best = trick[wi]
-    leader = (seat - n) & 3
-    wseat = (leader + wi) & 3
+    wseat = next_seat(seat, wi - n)  # the leader is n seats back
     later_opps = ((o1,), (o1,), ())[n - 1]
     mine_win = legal & beaters(best, led)
     following = bool(legal & SUIT_MASKS[led])
@@ -395,9 +400,9 @@ def _lead(  # noqa: PLR0917 - positional on the rollouts' hot path
     need_p: int,
     opp_need: int,
 ) -> int:
-    partner = seat ^ 2
-    o1 = (seat + 1) & 3
-    o2 = (seat + 3) & 3
+    partner = partner_of(seat)
+    o1 = next_seat(seat)
+    o2 = next_seat(seat, -1)
     my_h = hand & HEARTS
     out_h = outstanding & HEARTS
     opp_may_ruff = [

@@ -17,7 +17,18 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Final
 
-from fourhundred.engine import View, bid_value, mask_of, preset
+from fourhundred.engine import (
+    HEARTS_MASK,
+    SHOWN_VOID,
+    SUIT_MASKS,
+    View,
+    beaters,
+    bid_value,
+    mask_of,
+    next_seat,
+    preset,
+)
+from fourhundred.engine import winning_index as winner_index
 from fourhundred.engine.settings import Settings
 
 __all__ = [
@@ -33,13 +44,9 @@ __all__ = [
     "winner_index",
 ]
 
-SUIT_MASKS: Final[tuple[int, int, int, int]] = (
-    0x1FFF,
-    0x1FFF << 13,
-    0x1FFF << 26,
-    0x1FFF << 39,
-)
-HEARTS: Final = SUIT_MASKS[2]
+# The trick rules (``beaters``, ``winner_index``) and the card masks are the
+# engine's, re-exported here under the names the bots have always used.
+HEARTS: Final = HEARTS_MASK
 NON_HEARTS: Final = SUIT_MASKS[0] | SUIT_MASKS[1] | SUIT_MASKS[3]
 FULL: Final = (1 << 52) - 1
 ABOVE: Final[tuple[int, ...]] = tuple(SUIT_MASKS[c // 13] & ~((2 << c) - 1) for c in range(52))
@@ -59,33 +66,6 @@ def top_card(mask: int) -> int:
 def low_card(mask: int) -> int:
     """The lowest card of a non-empty mask."""
     return (mask & -mask).bit_length() - 1
-
-
-def beaters(c: int, led: int) -> int:
-    """The cards that would beat ``c`` in a trick whose led suit is ``led``
-    (hearts are trumps; a discard beats nothing and is beaten by all)."""
-    s = SUIT_OF[c]
-    if s == 2:
-        return ABOVE[c]
-    if s == led:
-        return ABOVE[c] | HEARTS
-    return SUIT_MASKS[led] | HEARTS
-
-
-def winner_index(trick: list[int] | tuple[int, ...]) -> int:
-    """Which card (index into ``trick``) is winning a non-empty trick."""
-    led = SUIT_OF[trick[0]]
-    best = 0
-    bc = trick[0]
-    for i in range(1, len(trick)):
-        c = trick[i]
-        s = SUIT_OF[c]
-        if s == 2:
-            if SUIT_OF[bc] != 2 or c > bc:
-                best, bc = i, c
-        elif s == led and SUIT_OF[bc] == led and c > bc:
-            best, bc = i, c
-    return best
 
 
 @dataclass(slots=True)
@@ -131,17 +111,15 @@ class Knowledge:
         played_by = [0, 0, 0, 0]
         voids = [0, 0, 0, 0]
         trick: list[int] = []
-        leader = (view.dealer + 1) & 3
+        leader = next_seat(view.dealer)
         n_done = 0
         for t in view.tricks:
             seat = t.leader
-            led = SUIT_OF[t.cards[0]] if t.cards else -1
             for c in t.cards:
                 gone |= 1 << c
                 played_by[seat] |= 1 << c
-                if SUIT_OF[c] != led:
-                    voids[seat] |= SUIT_MASKS[led]
-                seat = (seat + 1) & 3
+                voids[seat] |= SHOWN_VOID[t.cards[0]][c]
+                seat = next_seat(seat)
             if t.winner is None:
                 trick = list(t.cards)
                 leader = t.leader

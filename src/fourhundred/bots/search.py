@@ -39,12 +39,14 @@ from typing import Final
 
 from fourhundred.engine import (
     BID_BASE,
+    SHOWN_VOID,
     Action,
     GameState,
     Phase,
     View,
     bid_value,
     state_from_view,
+    team_of,
 )
 
 from ._proc import die_with_parent
@@ -56,7 +58,7 @@ from .heuristic import (
     estimate_tricks,
     heuristic_bid,
 )
-from .knowledge import ABOVE, SUIT_MASKS, SUIT_OF, Knowledge
+from .knowledge import ABOVE, Knowledge
 from .sampling import sample_hands
 from .solver import Scorer, distinct_cards, solve_root
 
@@ -173,9 +175,7 @@ def rollout(state: GameState, gone: int, voids: list[int]) -> None:
             13 - state.n_tricks,
         )
         if trick:
-            led = SUIT_OF[trick[0]]
-            if SUIT_OF[c] != led:
-                voids[seat] |= SUIT_MASKS[led]
+            voids[seat] |= SHOWN_VOID[trick[0]][c]
             trick.append(c)
         else:
             trick = [c]
@@ -189,8 +189,8 @@ def rollout(state: GameState, gone: int, voids: list[int]) -> None:
 
 def _voids_after(voids: list[int], trick: list[int], seat: int, c: int) -> list[int]:
     out = voids[:]
-    if trick and SUIT_OF[c] != SUIT_OF[trick[0]]:
-        out[seat] |= SUIT_MASKS[SUIT_OF[trick[0]]]
+    if trick:
+        out[seat] |= SHOWN_VOID[trick[0]][c]
     return out
 
 
@@ -255,7 +255,7 @@ def _evaluate_play(  # noqa: PLR0917 - internal
 ) -> Tally:
     tally = Tally()
     cands = _play_candidates(k)
-    team = k.seat & 1
+    team = team_of(k.seat)
     per_deal = 0.0
     start = time.monotonic()
     while tally.deals < max_deals:
@@ -293,8 +293,7 @@ def _world_bids(state: GameState, seat: int, my_bid: int) -> None:
             state.bid_unchecked(my_bid)
             continue
         k = Knowledge.from_view(_bid_view(state, s))
-        low, high = state.bid_range()
-        state.bid_unchecked(heuristic_bid(k, tuple(range(low, high + 1))))
+        state.bid_unchecked(heuristic_bid(k, tuple(state.legal_bids())))
 
 
 def _bid_view(state: GameState, seat: int) -> View:
@@ -313,7 +312,7 @@ def _evaluate_bid(
     cands = [b for b in legal if h - 1 <= b <= h + 2 and b != 13]
     if h not in cands:
         cands.append(h)
-    team = k.seat & 1
+    team = team_of(k.seat)
     seat = k.seat
     per_deal = 0.0
     start = time.monotonic()
@@ -333,7 +332,7 @@ def _evaluate_bid(
             if s.phase is not Phase.PLAY:
                 # Thrown in with this bid: the hand's summary keeps the bids.
                 last = s.history[-1]
-                by_seat = [last.bids[(x - last.dealer - 1) & 3] for x in range(4)]
+                by_seat = [b or 0 for b in last.bids_by_seat]
                 outcomes[sb] = (-1, by_seat, [0, 0, 0, 0])
                 continue
             bids_now = list(s.bids)

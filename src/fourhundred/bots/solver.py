@@ -24,10 +24,21 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Final
 
-from fourhundred.engine import GameState, Settings, bid_value, winning_team
+from fourhundred.engine import (
+    SEAT_AFTER,
+    TEAM_OF,
+    GameState,
+    Settings,
+    bid_value,
+    legal_plays,
+    next_seat,
+    other_team,
+    trick_winner,
+    winning_team,
+)
 
 from .heuristic import GAME_BONUS
-from .knowledge import ABOVE, SUIT_MASKS, SUIT_OF
+from .knowledge import ABOVE
 
 __all__ = ["Scorer", "cards_of_mask", "distinct_cards", "solve_root"]
 
@@ -73,7 +84,8 @@ class Scorer:
         """The value of a finished hand in which seat ``s`` won ``won[s]``."""
         if self.thirteen >= 0:
             ok = won[self.thirteen] == 13
-            winner = (self.thirteen & 1) if ok else 1 - (self.thirteen & 1)
+            team = TEAM_OF[self.thirteen]
+            winner = team if ok else other_team(team)
             return 2.0 * GAME_BONUS if winner == self.team else -2.0 * GAME_BONUS
         b = self.bids
         key = (won[0] >= b[0], won[1] >= b[1], won[2] >= b[2], won[3] >= b[3])
@@ -179,24 +191,20 @@ class _Solver:
         beta: float,
     ) -> float:
         n = len(trick)
-        seat = (leader + n) & 3
+        # The engine's tables, not its functions: this runs at every node.
+        seat = SEAT_AFTER[leader][n]
         h = hands[seat]
-        if n:
-            f = h & SUIT_MASKS[SUIT_OF[trick[0]]]
-            legal = f or h
-        else:
-            legal = h
+        legal = legal_plays(h, trick)
         in_play = hands[0] | hands[1] | hands[2] | hands[3]
         for c in trick:
             in_play |= 1 << c
-        maxing = (seat & 1) == self.scorer.team
+        maxing = TEAM_OF[seat] == self.scorer.team
         best: float = -_INF if maxing else _INF
         for c in distinct_cards(h, legal, in_play):
             hands[seat] = h ^ (1 << c)
             trick.append(c)
             if n == 3:
-                w = _trick_winner(trick)
-                winner = (leader + w) & 3
+                winner = trick_winner(trick, leader)
                 won[winner] += 1
                 if self.thirteen >= 0 and winner != self.thirteen:
                     v = self.scorer.value(won)
@@ -218,21 +226,6 @@ class _Solver:
         return best
 
 
-def _trick_winner(trick: list[int]) -> int:
-    led = SUIT_OF[trick[0]]
-    best = 0
-    bc = trick[0]
-    for i in (1, 2, 3):
-        c = trick[i]
-        s = SUIT_OF[c]
-        if s == 2:
-            if SUIT_OF[bc] != 2 or c > bc:
-                best, bc = i, c
-        elif s == led and SUIT_OF[bc] == led and c > bc:
-            best, bc = i, c
-    return best
-
-
 def solve_root(
     hands: list[int], trick: list[int], turn: int, won: list[int], scorer: Scorer
 ) -> dict[int, float]:
@@ -242,9 +235,9 @@ def solve_root(
     trick = list(trick)
     won = list(won)
     solver = _Solver(scorer)
-    leader = (turn - len(trick)) & 3
+    leader = next_seat(turn, -len(trick))
     h = hands[turn]
-    legal = ((h & SUIT_MASKS[SUIT_OF[trick[0]]]) or h) if trick else h
+    legal = legal_plays(h, trick)
     in_play = hands[0] | hands[1] | hands[2] | hands[3]
     for c in trick:
         in_play |= 1 << c
@@ -255,7 +248,7 @@ def solve_root(
         hands[turn] = h ^ (1 << c)
         trick.append(c)
         if n == 3:
-            winner = (leader + _trick_winner(trick)) & 3
+            winner = trick_winner(trick, leader)
             won[winner] += 1
             if scorer.thirteen >= 0 and winner != scorer.thirteen:
                 v = scorer.value(won)

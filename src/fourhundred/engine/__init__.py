@@ -38,7 +38,7 @@ from .errors import (
     WrongPhase,
 )
 from .record import GameRecord, HandRecord, record_from_state, replay, replay_result, result_of
-from .scoring import bid_value, lowest_bid, required_total, winning_team
+from .scoring import bid_value, highest_bid, lowest_bid, required_total, winning_team
 from .seats import (
     SEAT_AFTER,
     TEAM_OF,
@@ -132,6 +132,7 @@ __all__ = [
     "card_str",
     "cards_of",
     "deal_masks",
+    "highest_bid",
     "legal_plays",
     "lowest_bid",
     "mask_of",

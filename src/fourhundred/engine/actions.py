@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from typing import Final
 
-from .cards import CARD_NAMES, DECK_SIZE, Card, parse_card
+from .cards import CARD_NAMES, DECK_SIZE, parse_card
 
 Action = int
 
@@ -30,10 +30,6 @@ def bid_action(n: int) -> Action:
     if not 1 <= n <= 13:
         raise ValueError(f"{n!r} is not a bid (bids are 1 to 13 tricks)")
     return BID_BASE + n
-
-
-def card_action(c: Card) -> Action:
-    return c
 
 
 def is_bid(a: Action) -> bool:

@@ -73,7 +73,6 @@ class Rank(IntEnum):
 
 SUIT_LETTERS: Final = "CDHS"
 RANK_LETTERS: Final = "23456789TJQKA"
-TRUMP: Final = Suit.HEARTS
 
 DECK_SIZE: Final = 52
 FULL_DECK: Final[CardMask] = (1 << DECK_SIZE) - 1

@@ -59,11 +59,6 @@ def bid_value(settings: Settings, bid: int, own_score: int) -> int:
     return LEBANESE_VALUES[bid]
 
 
-def value_table(settings: Settings, own_score: int) -> tuple[int, ...]:
-    """``bid_value`` for bids 0..12 at once (index 0 is 0), for fast lookups."""
-    return (0, *(bid_value(settings, b, own_score) for b in range(1, 13)))
-
-
 def lowest_bid(settings: Settings, own_score: int) -> int:
     """The lowest bid for a player with this score, ``escalating_min_bid``
     included (30 -> 3, 40 -> 4, 50 -> 5; never below ``min_bid``)."""
@@ -79,7 +74,9 @@ def lowest_bid(settings: Settings, own_score: int) -> int:
 
 
 def highest_bid(settings: Settings, earlier_bids: Sequence[int]) -> int:
-    """12, or 13 when ``thirteen_bid`` is on and nobody before bid 13."""
+    """The highest bid a seat may make after ``earlier_bids`` (this hand's
+    bids so far, in any order; 0 stands for a seat yet to bid): 12, or 13
+    when ``thirteen_bid`` is on and nobody before bid 13."""
     if settings.thirteen_bid and THIRTEEN not in earlier_bids:
         return THIRTEEN
     return 12

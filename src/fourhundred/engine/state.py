@@ -53,7 +53,7 @@ from .errors import (
     NotYourTurn,
     WrongPhase,
 )
-from .scoring import bid_value, lowest_bid, required_total, winning_team
+from .scoring import bid_value, highest_bid, lowest_bid, required_total, winning_team
 from .seats import bidding_order, next_seat, team_of
 from .settings import STANDARD, Settings
 from .summary import HandSummary
@@ -203,8 +203,7 @@ class GameState(PlayCore):
         bids = self.bids
         if s.five_to_run and seat == self.dealer and max(bids) < 5:
             low = max(low, 5)
-        high = 13 if s.thirteen_bid and self.thirteen_bidder < 0 else 12
-        return low, high
+        return low, highest_bid(s, bids)
 
     def legal_bids(self) -> list[int]:
         """The bids the seat to act may make, in increasing order."""

@@ -14,7 +14,7 @@ from starlette.requests import ClientDisconnect, Request
 from starlette.responses import Response
 from starlette.routing import Match, Route
 
-from fourhundred.engine import PRESET_NOTES, PRESETS, TURN_TIMERS
+from fourhundred.engine import PRESET_NOTES, PRESETS, TURN_TIMERS, team_of
 from fourhundred.engine.settings import (
     SETTING_CHOICES,
     SETTING_RANGES,
@@ -412,7 +412,7 @@ def game_json(row: TableRow, players: list[GamePlayer], users: dict[str, User]) 
         "players": [
             {
                 "seat": gp.seat,
-                "team": gp.seat & 1,
+                "team": team_of(gp.seat),
                 "user": user_json(users[gp.user_id])
                 if gp.user_id is not None and gp.user_id in users
                 else None,

@@ -17,6 +17,8 @@ from itertools import combinations
 
 from openskill.models import PlackettLuce
 
+from fourhundred.engine import other_team, team_of
+
 __all__ = ["Rating", "balanced_teams", "conservative", "display", "leaver_loss", "rate_game"]
 
 Rating = tuple[float, float]
@@ -51,7 +53,7 @@ def rate_game(by_seat: Sequence[Rating], winner: int) -> list[Rating]:
 def leaver_loss(by_seat: Sequence[Rating], seat: int) -> Rating:
     """The leaver's new rating when leaving a Ranked game counts as a loss
     (the others' ratings do not change)."""
-    return rate_game(by_seat, winner=1 - (seat & 1))[seat]
+    return rate_game(by_seat, winner=other_team(team_of(seat)))[seat]
 
 
 def balanced_teams(players: Sequence[Rating]) -> tuple[int, int, int, int]:
