@@ -376,25 +376,18 @@ def _server(w: _Work, cmd: Command, facts: Facts) -> None:
 
 
 def _move(w: _Work, seat: int, action: Action, by: By) -> None:
+    """Add a move's event; the engine judges it when the event is applied."""
     g = w.model.game
     assert g is not None
     if action == REDEAL:
         if by != "player":  # pragma: no cover - bots and timers never ask
             raise CommandError("not_allowed", "only a player asks for a new deal")
-        if not g.can_redeal(seat):
-            g.clone().request_redeal(seat)  # raises the engine's reason
         w.add(ev.Redeal(seat=seat))
     elif action > BID_BASE:
-        n = action - BID_BASE
-        if g.phase is Phase.BID and seat == g.turn:
-            low, high = g.bid_range()
-            if not low <= n <= high:
-                g.clone().bid(n, seat)  # raises IllegalBid naming the range
-        w.add(ev.Bid(seat=seat, bid=n, by=by))
+        w.add(ev.Bid(seat=seat, bid=action - BID_BASE, by=by))
     else:
-        w.add(
-            ev.Play(seat=seat, card=CARD_NAMES[action], by=by, trick_winner=_wins(g, seat, action))
-        )
+        winner = _wins(g, seat, action)
+        w.add(ev.Play(seat=seat, card=CARD_NAMES[action], by=by, trick_winner=winner))
 
 
 def _wins(g: GameState, seat: int, card: Action) -> int | None:
