@@ -75,6 +75,11 @@ async def test_bad_frames_get_errors_and_change_nothing(server: Server) -> None:
     assert first["type"] == "pong"
     dup = await mover.cmd("bid", bid=legal[0], id=777)
     assert dup["code"] == "duplicate"
+    # A refused command changed nothing, so its id is free again; refusing
+    # a duplicate frees nothing.
+    assert (await mover.cmd("bid", bid=1, id=888))["code"] == "illegal"
+    assert (await mover.cmd("bid", bid=1, id=888))["code"] == "illegal"
+    assert (await mover.cmd("bid", bid=legal[0], id=777))["code"] == "duplicate"
     # Nothing changed for anyone.
     await asyncio.sleep(0.2)
     assert await state_of(players) == before

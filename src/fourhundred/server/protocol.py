@@ -154,22 +154,6 @@ ClientMessage = (
     | Ping
 )
 
-TABLE_COMMANDS: Final = (
-    Sit,
-    Leave,
-    Ready,
-    Configure,
-    Move,
-    AddBot,
-    Remove,
-    Bid,
-    Play,
-    Redeal,
-    Reclaim,
-    Chat,
-)
-"""Commands that need the socket to be attached to a table."""
-
 _decoder: Final = msgspec.json.Decoder(ClientMessage)
 
 

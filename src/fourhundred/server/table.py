@@ -582,8 +582,8 @@ class EventBuffer:
 
     def since(self, last_version: int | None, version: int) -> list[tuple[int, msgspec.Raw]] | None:
         """The events after ``last_version`` (None: too old, or unknown)."""
-        if last_version is None or last_version > version:
-            return None
+        if not last_version or last_version > version:
+            return None  # 0 (seen nothing) or a version the table never had
         if last_version == version:
             return []
         first = self._last - len(self._events) + 1

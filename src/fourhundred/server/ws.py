@@ -17,6 +17,7 @@ from collections import deque
 from collections.abc import Collection
 from typing import Any, Final
 
+import msgspec
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
 from . import protocol as p
@@ -60,6 +61,14 @@ def origin_allowed(origin: str | None, host: str | None, allowed: Collection[str
     return origin.split("://", 1)[-1].rstrip("/") == host
 
 
+class _Refusal(msgspec.Struct):
+    id: int | str | None = None
+    code: str = ""
+
+
+_refusal: Final = msgspec.json.Decoder(_Refusal)
+
+
 class Connection:
     """One open socket of one user."""
 
@@ -82,6 +91,8 @@ class Connection:
     def send(self, data: bytes) -> None:
         if self._closing:
             return
+        if data.startswith(b'{"type":"error"'):
+            self._refused(data)
         try:
             self._outbox.put_nowait(data)
         except asyncio.QueueFull:
@@ -101,6 +112,15 @@ class Connection:
     async def _force_close(self, code: int) -> None:
         with contextlib.suppress(Exception):
             await self.ws.close(code)
+
+    def _refused(self, frame: bytes) -> None:
+        """A refused command changed nothing: its id may be used again (but
+        not after a ``duplicate``, which refuses a second use of an id that
+        was taken)."""
+        with contextlib.suppress(msgspec.DecodeError):
+            refusal = _refusal.decode(frame)
+            if refusal.code != "duplicate" and refusal.id is not None:
+                self._ids.discard(refusal.id)
 
     def seen(self, cmd_id: int | str) -> bool:
         """Record a command id; True if this socket already used it."""
