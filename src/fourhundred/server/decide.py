@@ -16,9 +16,9 @@ Commands are the client's table messages (:mod:`.protocol`) from a
 from __future__ import annotations
 
 import random
-from collections.abc import Collection, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, field
-from typing import Final
+from typing import Any, Final
 
 from fourhundred.engine import (
     BID_BASE,
@@ -175,46 +175,49 @@ def decide(
 
 
 def _person(w: _Work, who: Person, cmd: PersonCommand, facts: Facts) -> None:
+    if isinstance(cmd, p.Bid | p.Play | p.Redeal):
+        _move(w, _mover(w.model, w.model.role_seat(who.user_id), cmd), _action(cmd), "player")
+    else:
+        _ROOM_COMMANDS[type(cmd)](w, who, cmd, facts)
+
+
+def _ready(w: _Work, who: Person, cmd: p.Ready, _facts: Facts) -> None:
     m = w.model
+    _need_waiting(m, "ready")
     seat = m.role_seat(who.user_id)
-    match cmd:
-        case p.Bid() | p.Play() | p.Redeal():
-            _move(w, _mover(m, seat, cmd), _action(cmd), "player")
-        case p.Sit():
-            _sit(w, who, cmd, facts)
-        case p.Leave():
-            _leave(w, who, seat, facts)
-        case p.Ready(ready=ready):
-            _need_waiting(m, "ready")
-            if seat is None:
-                raise CommandError("not_seated", "only a seated player can be ready")
-            w.add(ev.Ready(seat=seat, ready=ready))
-        case p.Configure():
-            _configure(w, who, cmd)
-        case p.Move(from_=a, to=b):
-            _need_host(m, who, "move players")
-            _need_waiting(m, "move players")
-            if a == b:
-                raise CommandError("not_allowed", "move: `from` and `to` are the same seat")
-            w.add(ev.Moved(from_=a, to=b))
-        case p.AddBot():
-            _add_bot(w, who, cmd, facts)
-        case p.Remove(seat=target):
-            _need_host(m, who, "remove a player")
-            _need_waiting(m, "remove a player")
-            s = m.seats[target]
-            if s.empty:
-                raise CommandError("not_allowed", f"seat {target} is empty")
-            if s.holds(who.user_id):
-                raise CommandError("not_allowed", "the host cannot remove themselves: use leave")
-            w.add(ev.Removed(seat=target, user=None if s.user is None else s.user.id))
-        case p.Reclaim():
-            own = m.seat_of(who.user_id)
-            if own is None:
-                raise CommandError("not_seated", "you have no seat at this table")
-            if not m.seats[own].substitute or m.status != "playing":
-                raise CommandError("not_allowed", "no bot is playing your seat")
-            w.add(ev.Reclaimed(seat=own, user=who.user_id))
+    if seat is None:
+        raise CommandError("not_seated", "only a seated player can be ready")
+    w.add(ev.Ready(seat=seat, ready=cmd.ready))
+
+
+def _swap(w: _Work, who: Person, cmd: p.Move, _facts: Facts) -> None:
+    _need_host(w.model, who, "move players")
+    _need_waiting(w.model, "move players")
+    if cmd.from_ == cmd.to:
+        raise CommandError("not_allowed", "move: `from` and `to` are the same seat")
+    w.add(ev.Moved(from_=cmd.from_, to=cmd.to))
+
+
+def _remove(w: _Work, who: Person, cmd: p.Remove, _facts: Facts) -> None:
+    m = w.model
+    _need_host(m, who, "remove a player")
+    _need_waiting(m, "remove a player")
+    s = m.seats[cmd.seat]
+    if s.empty:
+        raise CommandError("not_allowed", f"seat {cmd.seat} is empty")
+    if s.holds(who.user_id):
+        raise CommandError("not_allowed", "the host cannot remove themselves: use leave")
+    w.add(ev.Removed(seat=cmd.seat, user=None if s.user is None else s.user.id))
+
+
+def _reclaim(w: _Work, who: Person, _cmd: p.Reclaim, _facts: Facts) -> None:
+    m = w.model
+    own = m.seat_of(who.user_id)
+    if own is None:
+        raise CommandError("not_seated", "you have no seat at this table")
+    if not m.seats[own].substitute or m.status != "playing":
+        raise CommandError("not_allowed", "no bot is playing your seat")
+    w.add(ev.Reclaimed(seat=own, user=who.user_id))
 
 
 def _mover(m: TableModel, seat: int | None, cmd: p.Bid | p.Play | p.Redeal) -> int:
@@ -278,8 +281,9 @@ def _sit(w: _Work, who: Person, cmd: p.Sit, facts: Facts) -> None:
     w.add(ev.Seated(seat=seat, user=player))
 
 
-def _leave(w: _Work, who: Person, seat: int | None, facts: Facts) -> None:
+def _leave(w: _Work, who: Person, _cmd: p.Leave, facts: Facts) -> None:
     m = w.model
+    seat = m.role_seat(who.user_id)
     if seat is None:
         raise CommandError("not_seated", "you have no seat to leave")
     if m.status == "waiting":
@@ -297,7 +301,7 @@ def _leave(w: _Work, who: Person, seat: int | None, facts: Facts) -> None:
         raise CommandError("not_allowed", "the game is over")
 
 
-def _configure(w: _Work, who: Person, cmd: p.Configure) -> None:
+def _configure(w: _Work, who: Person, cmd: p.Configure, _facts: Facts) -> None:
     m = w.model
     _need_host(m, who, "change the settings")
     _need_waiting(m, "change the settings")
@@ -341,6 +345,19 @@ def _need_waiting(m: TableModel, what: str) -> None:
 def _need_host(m: TableModel, who: Person, what: str) -> None:
     if m.host != who.user_id:
         raise CommandError("not_host", f"only the host can {what}")
+
+
+_ROOM_COMMANDS: Final[dict[type[Any], Callable[[_Work, Person, Any, Facts], None]]] = {
+    p.Sit: _sit,
+    p.Leave: _leave,
+    p.Ready: _ready,
+    p.Configure: _configure,
+    p.Move: _swap,
+    p.AddBot: _add_bot,
+    p.Remove: _remove,
+    p.Reclaim: _reclaim,
+}
+"""The room's commands, each judged by its own function."""
 
 
 # ------------------------------------------------------------ the server

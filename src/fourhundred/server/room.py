@@ -32,6 +32,19 @@ from .events import Event, HandOver, LastTrick, Player, TableKind
 __all__ = ["KINDS", "SeatState", "Status", "TableModel", "rebuild"]
 
 KINDS: Final[tuple[TableKind, ...]] = ("private", "casual", "ranked")
+
+GameEvent = ev.Deal | ev.Bid | ev.Play | ev.Redeal | ev.HandOver
+GAME_EVENTS: Final = (ev.Deal, ev.Bid, ev.Play, ev.Redeal, ev.HandOver)
+SeatEvent = (
+    ev.Seated | ev.Left | ev.Removed | ev.Ready | ev.Moved | ev.BotAdded | ev.Substituted
+    | ev.Reclaimed
+)  # fmt: skip
+SEAT_EVENTS: Final = (
+    ev.Seated, ev.Left, ev.Removed, ev.Ready, ev.Moved, ev.BotAdded, ev.Substituted, ev.Reclaimed,
+)  # fmt: skip
+TableLevelEvent = (
+    ev.Configured | ev.Host | ev.Closed | ev.Started | ev.Rating | ev.GameOver | ev.Created
+)
 Status = Literal["waiting", "playing", "over", "closed"]
 
 
@@ -194,33 +207,17 @@ class TableModel:
         """Apply the next event of the log. Raises ``ValueError`` (an engine
         ``IllegalAction`` for a move) if the event does not fit; the model
         may then be half-changed, so callers apply to a :meth:`copy`."""
+        if isinstance(event, GAME_EVENTS):
+            self._apply_game(event)
+        elif isinstance(event, SEAT_EVENTS):
+            self._apply_seat(event)
+        else:
+            self._apply_table(event)
+        self.version += 1
+
+    def _apply_game(self, event: GameEvent) -> None:
+        """The cards: deals, moves, finished hands."""
         match event:
-            case ev.Seated(seat=seat, user=user):
-                if not self.seats[seat].empty:
-                    raise ValueError(f"seat {seat} is taken")
-                self.seats[seat] = SeatState(user=user)
-            case ev.Left(seat=seat) | ev.Removed(seat=seat):
-                self.seats[seat] = SeatState()
-            case ev.Ready(seat=seat, ready=ready):
-                self.seats[seat].ready = ready
-            case ev.Configured():
-                self.preset = event.preset
-                self.settings = Settings.from_dict(event.settings)
-                self.timer = event.timer
-                for s in self.seats:
-                    s.ready = False
-            case ev.Moved(from_=a, to=b):
-                self.seats[a], self.seats[b] = self.seats[b], self.seats[a]
-            case ev.BotAdded(seat=seat, bot=bot):
-                self.seats[seat] = SeatState(bot=bot, ready=True)
-            case ev.Host(user=user):
-                self.host = user
-            case ev.Closed():
-                self.status = "closed"
-            case ev.Started(first_dealer=dealer, rated=rated):
-                self.status = "playing"
-                self.rated = rated
-                self.game = GameState(self.settings, first_dealer=dealer)
             case ev.Deal(cards=cards):
                 self._game().deal([mask_of([parse_card(c) for c in hand]) for hand in cards])
                 self.last_trick = None
@@ -234,8 +231,25 @@ class TableModel:
                 self._game().apply(REDEAL, seat)
             case ev.HandOver():
                 self.sheet.append(event)
+
+    def _apply_seat(self, event: SeatEvent) -> None:
+        """Who sits where, and how."""
+        seats = self.seats
+        match event:
+            case ev.Seated(seat=seat, user=user):
+                if not seats[seat].empty:
+                    raise ValueError(f"seat {seat} is taken")
+                seats[seat] = SeatState(user=user)
+            case ev.Left(seat=seat) | ev.Removed(seat=seat):
+                seats[seat] = SeatState()
+            case ev.Ready(seat=seat, ready=ready):
+                seats[seat].ready = ready
+            case ev.Moved(from_=a, to=b):
+                seats[a], seats[b] = seats[b], seats[a]
+            case ev.BotAdded(seat=seat, bot=bot):
+                seats[seat] = SeatState(bot=bot, ready=True)
             case ev.Substituted(seat=seat, bot=bot, reason=reason):
-                s = self.seats[seat]
+                s = seats[seat]
                 s.bot, s.substitute = bot, True
                 if reason == "left":
                     s.active = False
@@ -243,8 +257,26 @@ class TableModel:
                     # A bot plays from now on: the game can no longer be rated.
                     self.rated = False
             case ev.Reclaimed(seat=seat):
-                s = self.seats[seat]
+                s = seats[seat]
                 s.bot, s.substitute, s.active, s.timeouts = None, False, True, 0
+
+    def _apply_table(self, event: TableLevelEvent) -> None:
+        """The table as a whole: its rules, host, status and results."""
+        match event:
+            case ev.Configured():
+                self.preset = event.preset
+                self.settings = Settings.from_dict(event.settings)
+                self.timer = event.timer
+                for s in self.seats:
+                    s.ready = False
+            case ev.Host(user=user):
+                self.host = user
+            case ev.Closed():
+                self.status = "closed"
+            case ev.Started(first_dealer=dealer, rated=rated):
+                self.status = "playing"
+                self.rated = rated
+                self.game = GameState(self.settings, first_dealer=dealer)
             case ev.Rating(user=user, before=before, after=after):
                 self.charged[user] = (before, after)
             case ev.GameOver():
@@ -252,7 +284,6 @@ class TableModel:
                 self.result = event
             case ev.Created():
                 raise ValueError("a table is created once, at version 1")
-        self.version += 1
 
     def _game(self) -> GameState:
         if self.game is None:

@@ -216,29 +216,29 @@ class TableActor:
     async def _tick(self) -> float | None:
         """Act on the clock (the turn timer, an abandoned room, the linger of
         a finished table) and say how long to sleep until it next matters."""
-        cfg = self.deps.config
         now = self.deps.clock.monotonic()
         idle = not self.watchers and not self._mail
         if self._deadline is not None:
-            if now >= self._deadline:
-                self._deadline = None
-                await self._server_act(TurnTimeout(), retry_s=1.0)
-                return 0.0
-            return self._deadline - now
-        if self.finished:
-            if idle and now - self._idle_since >= cfg.finished_linger_s:
-                self.stopped = True
-                return 0.0
-            return cfg.finished_linger_s
-        if self.model.status == "waiting" and idle:
-            if now - self._idle_since >= cfg.waiting_expiry_s:
-                # Closed, or (the store unavailable) tried again after another wait.
-                self._idle_since = now
-                if await self._server_act(Expire()):
-                    log.info("waiting_room_expired", table=self.id)
-                return 0.0
-            return self._idle_since + cfg.waiting_expiry_s - now
-        return None
+            if now < self._deadline:
+                return self._deadline - now
+            self._deadline = None
+            await self._server_act(TurnTimeout(), retry_s=1.0)
+        elif self.finished:
+            linger = self.deps.config.finished_linger_s
+            if not idle or now - self._idle_since < linger:
+                return linger
+            self.stopped = True
+        elif self.model.status == "waiting" and idle:
+            expiry = self.deps.config.waiting_expiry_s
+            if now - self._idle_since < expiry:
+                return self._idle_since + expiry - now
+            # Closed, or (the store unavailable) tried again after another wait.
+            self._idle_since = now
+            if await self._server_act(Expire()):
+                log.info("waiting_room_expired", table=self.id)
+        else:
+            return None
+        return 0.0
 
     # ------------------------------------------------------------ mailbox
 
