@@ -1,8 +1,9 @@
 """Shuffles come from ``secrets``: the server's deals cannot be reproduced
 from a seed. By reading the code (the server never hands the engine a seed
-or a ``random.Random``; it deals from ``secrets.SystemRandom()`` and picks
-the first dealer with ``secrets.randbelow``) and by playing: tables set up
-identically, one after the other, get different deals."""
+or a ``random.Random``; ``decide`` deals and picks the first dealer only
+from the random source its facts carry, and the table actor gives it
+``secrets.SystemRandom()``) and by playing: tables set up identically, one
+after the other, get different deals."""
 
 from __future__ import annotations
 
@@ -35,8 +36,27 @@ def _server_calls() -> list[tuple[str, ast.Call]]:
     return out
 
 
+SOURCE = "facts.rng"
+"""What ``decide`` deals from: the random source its caller gives it."""
+
+
+def _module_constants() -> dict[str, str]:
+    """Module-level names bound to a call, by file: ``{"table.py:_RNG": ...}``."""
+    out = {}
+    for path in sorted(SERVER.glob("*.py")):
+        for node in ast.parse(path.read_text(encoding="utf-8")).body:
+            target = node.target if isinstance(node, ast.AnnAssign) else None
+            if isinstance(node, ast.Assign) and len(node.targets) == 1:
+                target = node.targets[0]
+            value = getattr(node, "value", None)
+            if isinstance(target, ast.Name) and isinstance(value, ast.Call):
+                out[f"{path.name}:{target.id}"] = _dotted(value)
+    return out
+
+
 def test_the_server_deals_only_from_secrets() -> None:
-    deals = 0
+    deals = facts = 0
+    constants = _module_constants()
     for where, call in _server_calls():
         name = _dotted(call.func).rsplit(".", 1)[-1]
         if name == "deal_random":
@@ -44,25 +64,33 @@ def test_the_server_deals_only_from_secrets() -> None:
             assert not call.args and not call.keywords, f"{where}: deal_random with a seed"
         elif name == "deal_masks":
             deals += 1
-            assert [_dotted(a) for a in call.args] == ["secrets.SystemRandom()"], where
+            assert [_dotted(a) for a in call.args] == [SOURCE], where
             assert not call.keywords, where
+        elif name == "Facts":
+            # Whoever builds a decision's facts gives it the system's source.
+            facts += 1
+            (rng,) = [k.value for k in call.keywords if k.arg == "rng"]
+            source = _dotted(rng)
+            source = constants.get(f"{where}:{source}", source)
+            assert source == "secrets.SystemRandom()", f"{where}: Facts(rng={source})"
         elif name == "GameState":
             assert all(k.arg != "rng" for k in call.keywords), f"{where}: GameState(rng=...)"
         elif _dotted(call.func) in ("random.Random", "Random", "random.seed", "seed"):
             raise AssertionError(f"{where}: {_dotted(call.func)}() in the server")
     assert deals >= 1, "the server deals somewhere (or this test reads the wrong code)"
+    assert facts >= 1, "the server decides somewhere (or this test reads the wrong code)"
 
 
 def test_the_first_dealer_is_drawn_from_secrets() -> None:
     found = []
     for where, call in _server_calls():
-        for node in ast.walk(call):
-            if isinstance(node, ast.Dict):
-                for k, v in zip(node.keys, node.values, strict=True):
-                    if isinstance(k, ast.Constant) and k.value == "first_dealer":
-                        found.append((where, _dotted(v)))
+        if not _dotted(call.func).endswith("Started"):
+            continue  # the fold replays a stored `started`; only making one draws
+        for k in call.keywords:
+            if k.arg == "first_dealer":
+                found.append((where, _dotted(k.value)))
     assert found, "a `started` event names the first dealer"
-    assert all(v == "secrets.randbelow()" for _, v in found), found
+    assert all(v == f"{SOURCE}.randrange()" for _, v in found), found
 
 
 def test_the_engine_default_shuffle_is_not_reproducible() -> None:

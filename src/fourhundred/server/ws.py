@@ -14,18 +14,22 @@ import asyncio
 import contextlib
 import secrets
 from collections import deque
-from collections.abc import Collection
+from collections.abc import Collection, Mapping
 from typing import Any, Final
 
 import msgspec
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
+from fourhundred.store import User
+
+from . import frames
 from . import protocol as p
 from .auth import COOKIE, user_for_token
 from .errors import CommandError
 from .hub import Hub, TableRef
 from .logs import get_logger
 from .ratelimit import TokenBucket
+from .ratings import display
 
 __all__ = ["Connection", "websocket_endpoint"]
 
@@ -139,7 +143,7 @@ class Connection:
                 code, reason, message = item
                 with contextlib.suppress(Exception):
                     await self.ws.send_text(
-                        p.encode({"type": "closing", "code": reason, "message": message}).decode()
+                        frames.encode(frames.Closing(code=reason, message=message)).decode()
                     )
                     await self.ws.close(code)
                 return
@@ -154,120 +158,108 @@ def _too_large(frame: str) -> bool:
 
 
 def _error(cmd_id: int | str | None, code: str, message: str) -> bytes:
-    return p.encode(
-        {"type": "error", "id": cmd_id, "code": code, "message": message, "version": None}
-    )
+    return frames.encode(frames.error(cmd_id, code, message))
+
+
+class _Gate:
+    """The checks every frame passes before it means anything: size, kind
+    (text), rate and shape. ``take`` answers what to do with one frame."""
+
+    def __init__(self, hub: Hub, conn: Connection) -> None:
+        self.hub = hub
+        self.conn = conn
+        rate = hub.config.ws_rate
+        self.bucket = TokenBucket(rate, 2 * rate, hub.clock.monotonic())
+        self.flooded = 0
+        self.bad = 0
+
+    def _refuse(self, cmd_id: int | str | None, code: str, message: str) -> None:
+        self.hub.metrics.ws_errors.labels(code).inc()
+        self.conn.send(_error(cmd_id, code, message))
+
+    async def take(self, message: Mapping[str, Any], t0: float) -> bool:
+        """Handle one received frame; False when the socket must close."""
+        conn = self.conn
+        frame: Any = message.get("text")
+        binary = frame is None
+        if binary:
+            frame = message.get("bytes") or b""
+        if len(frame) > p.MAX_FRAME if binary else _too_large(frame):
+            self._refuse(None, "too_large", f"frames are limited to {p.MAX_FRAME} bytes")
+            conn.close(1009, "too_large", "a frame over 64 KiB: closing")
+            return False
+        if binary:
+            self.bad += 1
+            self._refuse(None, "bad_json", "send text frames of JSON, not binary")
+        elif not self.bucket.take(t0):
+            self.flooded += 1
+            if self.flooded >= MAX_REFUSED_FLOOD:
+                self.hub.metrics.ws_errors.labels("rate_limited").inc()
+                conn.close(1008, "abuse", "too many frames: closing")
+                return False
+            self._refuse(p.frame_id(frame), "rate_limited", "too many frames: slow down")
+        else:
+            try:
+                await _dispatch(self.hub, conn, p.decode(frame), t0)
+            except CommandError as e:
+                if e.code in ("bad_json", "bad_message", "unknown_type"):
+                    self.bad += 1
+                self._refuse(p.frame_id(frame), e.code, e.message)
+        if self.bad >= MAX_BAD:
+            conn.close(1008, "abuse", "too many malformed frames: closing")
+            return False
+        return True
+
+
+async def _accept(ws: WebSocket, hub: Hub) -> User | None:
+    """The socket's user, once its origin and session are checked (None:
+    refused, and the socket is already closed with the reason)."""
+    origin, host = ws.headers.get("origin"), ws.headers.get("host")
+    if not origin_allowed(origin, host, hub.config.allowed_origins):
+        await ws.close(4403)
+        return None
+    user = await user_for_token(hub.store, ws.cookies.get(COOKIE), hub.clock.now_ms())
+    await ws.accept()
+    if user is None:
+        closing = frames.Closing(
+            code="unauthorized",
+            message="no valid session: log in or play as a guest, then reconnect",
+        )
+        await ws.send_text(frames.encode(closing).decode())
+        await ws.close(4401)
+    return user
 
 
 async def websocket_endpoint(ws: WebSocket) -> None:
     hub: Hub = ws.app.state.hub
-    origin, host = ws.headers.get("origin"), ws.headers.get("host")
-    if not origin_allowed(origin, host, hub.config.allowed_origins):
-        await ws.close(4403)
-        return
-    user = await user_for_token(hub.store, ws.cookies.get(COOKIE), hub.clock.now_ms())
-    await ws.accept()
+    user = await _accept(ws, hub)
     if user is None:
-        await ws.send_text(
-            p.encode(
-                {
-                    "type": "closing",
-                    "code": "unauthorized",
-                    "message": "no valid session: log in or play as a guest, then reconnect",
-                }
-            ).decode()
-        )
-        await ws.close(4401)
         return
     conn = Connection(ws, user.id, user.name)
-    metrics = hub.metrics
-    metrics.sockets.inc()
+    hub.metrics.sockets.inc()
     hub.register(conn)
     writer = asyncio.create_task(conn.writer(), name=f"ws-writer-{conn.id}")
     conn.send(
-        p.encode(
-            {
-                "type": "hello",
-                "protocol": p.PROTOCOL,
-                "user": {
+        frames.encode(
+            frames.Hello(
+                protocol=frames.PROTOCOL,
+                user={
                     "id": user.id,
                     "name": user.name,
                     "guest": user.guest,
-                    "rating": None if user.guest else round(60 * user.mu),
+                    "rating": None if user.guest else display(user.mu),
                 },
-                "server_ms": hub.clock.now_ms(),
-            }
+                server_ms=hub.clock.now_ms(),
+            )
         )
     )
-    rate = hub.config.ws_rate
-    bucket = TokenBucket(rate, 2 * rate, hub.clock.monotonic())
-    flooded = bad = 0
-    # When the writer stops (the socket is being closed, or the client is too
-    # slow), a reader waiting for the next frame is woken by cancelling it:
-    # cheaper than racing every receive against the writer.
-    reader = asyncio.current_task()
-    waiting = False
-    stopped_by_writer = False
-
-    def _writer_done(_: object) -> None:
-        nonlocal stopped_by_writer
-        if waiting and reader is not None and not stopped_by_writer:
-            stopped_by_writer = True
-            reader.cancel()
-
-    writer.add_done_callback(_writer_done)
     try:
-        while not writer.done():
-            waiting = True
-            try:
-                message = await ws.receive()
-            except asyncio.CancelledError:
-                if not stopped_by_writer:
-                    raise  # the server is stopping
-                if reader is not None:
-                    reader.uncancel()
-                break
-            finally:
-                waiting = False
-            if message["type"] == "websocket.disconnect":
-                break
-            t0 = hub.clock.monotonic()
-            frame: Any = message.get("text")
-            binary = frame is None
-            if binary:
-                frame = message.get("bytes") or b""
-            if len(frame) > p.MAX_FRAME if binary else _too_large(frame):
-                conn.send(_error(None, "too_large", f"frames are limited to {p.MAX_FRAME} bytes"))
-                metrics.ws_errors.labels("too_large").inc()
-                conn.close(1009, "too_large", "a frame over 64 KiB: closing")
-                break
-            if binary:
-                conn.send(_error(None, "bad_json", "send text frames of JSON, not binary"))
-                bad += 1
-            elif not bucket.take(t0):
-                flooded += 1
-                metrics.ws_errors.labels("rate_limited").inc()
-                if flooded >= MAX_REFUSED_FLOOD:
-                    conn.close(1008, "abuse", "too many frames: closing")
-                    break
-                conn.send(_error(p.frame_id(frame), "rate_limited", "too many frames: slow down"))
-                continue
-            else:
-                try:
-                    await _dispatch(hub, conn, p.decode(frame), t0)
-                except CommandError as e:
-                    metrics.ws_errors.labels(e.code).inc()
-                    if e.code in ("bad_json", "bad_message", "unknown_type"):
-                        bad += 1
-                    conn.send(_error(p.frame_id(frame), e.code, e.message))
-            if bad >= MAX_BAD:
-                conn.close(1008, "abuse", "too many malformed frames: closing")
-                break
+        await _read(ws, hub, conn, writer)
     except WebSocketDisconnect:
         pass
     finally:
         hub.unregister(conn)
-        metrics.sockets.dec()
+        hub.metrics.sockets.dec()
         if not writer.done():
             # Let queued frames (a `closing` above all) go out, briefly.
             with contextlib.suppress(Exception):
@@ -280,16 +272,51 @@ async def websocket_endpoint(ws: WebSocket) -> None:
                 await ws.close(1000)
 
 
+async def _read(ws: WebSocket, hub: Hub, conn: Connection, writer: asyncio.Task[None]) -> None:
+    """Read frames until the client goes, the socket must close, or the
+    writer stops (the socket is closing, or the client is too slow)."""
+    gate = _Gate(hub, conn)
+    # A reader waiting for the next frame is woken by cancelling it when the
+    # writer stops: cheaper than racing every receive against the writer.
+    reader = asyncio.current_task()
+    waiting = False
+    stopped_by_writer = False
+
+    def _writer_done(_: object) -> None:
+        nonlocal stopped_by_writer
+        if waiting and reader is not None and not stopped_by_writer:
+            stopped_by_writer = True
+            reader.cancel()
+
+    writer.add_done_callback(_writer_done)
+    while not writer.done():
+        waiting = True
+        try:
+            message = await ws.receive()
+        except asyncio.CancelledError:
+            if not stopped_by_writer:
+                raise  # the server is stopping
+            if reader is not None:
+                reader.uncancel()
+            return
+        finally:
+            waiting = False
+        if message["type"] == "websocket.disconnect":
+            return
+        if not await gate.take(message, hub.clock.monotonic()):
+            return
+
+
 async def _dispatch(hub: Hub, conn: Connection, msg: p.ClientMessage, t0: float) -> None:
     if conn.seen(msg.id):
         raise CommandError("duplicate", f"command id {msg.id!r} was already used on this socket")
     if isinstance(msg, p.Ping):
-        conn.send(p.encode({"type": "pong", "id": msg.id, "server_ms": hub.clock.now_ms()}))
+        conn.send(frames.encode(frames.Pong(id=msg.id, server_ms=hub.clock.now_ms())))
     elif isinstance(msg, p.Mute):
         if msg.user == conn.user_id:
             raise CommandError("not_allowed", "you cannot mute yourself")
         hub.mute(conn.user_id, msg.user, msg.muted, conn)
-        conn.send(p.encode({"type": "ack", "id": msg.id, "version": None}))
+        conn.send(frames.encode(frames.Ack(id=msg.id, version=None)))
     elif isinstance(msg, p.Join):
         await hub.join(conn, msg)
     else:
