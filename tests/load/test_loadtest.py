@@ -15,7 +15,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "server"))
 
 from fh_server_helpers import Server
 
-from fourhundred.loadtest import check_loopback, percentile, run_load
+from fourhundred.cli.loadtest import check_loopback, percentile, run_load
 
 
 @pytest.fixture(scope="module")

@@ -20,9 +20,9 @@ import typer
 from fourhundred.engine import FourHundredError, RecordError, replay_result
 
 COMMAND_MODULES: tuple[str, ...] = (
-    "fourhundred.server.commands",
-    "fourhundred.loadtest",
-    "fourhundred.bots.commands",
+    "fourhundred.cli.server",
+    "fourhundred.cli.loadtest",
+    "fourhundred.cli.bots",
 )
 """Modules that add subcommands (each defines ``register(app: typer.Typer)``)."""
 

@@ -531,7 +531,7 @@ def register(app: typer.Typer) -> None:
             )
             return t
 
-        from fourhundred.server.commands import raise_open_files_limit
+        from fourhundred.cli.server import raise_open_files_limit
 
         limit = raise_open_files_limit()
         if limit and limit < 4 * tables + 64:

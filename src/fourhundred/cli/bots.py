@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 if TYPE_CHECKING:
-    from .arena import ArenaReport
+    from fourhundred.bots.arena import ArenaReport
 
 __all__ = ["register"]
 
@@ -35,7 +35,7 @@ def _settings(preset_name: str) -> Any:
 
 
 def _check_bot_name(name: str) -> None:
-    from . import BOTS, CMD_PREFIX
+    from fourhundred.bots import BOTS, CMD_PREFIX
 
     if name.startswith(CMD_PREFIX):
         if not name[len(CMD_PREFIX) :].strip():
@@ -137,7 +137,7 @@ def arena(  # noqa: PLR0917 - one parameter per command-line option
         TimeRemainingColumn,
     )
 
-    from .arena import ArenaConfig, run_arena
+    from fourhundred.bots.arena import ArenaConfig, run_arena
 
     _check_bot_name(a)
     _check_bot_name(b)
@@ -206,9 +206,8 @@ def analyse(
     from rich.console import Console
     from rich.progress import Progress
 
+    from fourhundred.bots.analysis import analyse_record
     from fourhundred.engine import RecordError
-
-    from .analysis import analyse_record
 
     try:
         text = sys.stdin.read() if record == "-" else Path(record).read_text(encoding="utf-8")
@@ -268,8 +267,8 @@ def bot(
 
     Other hosts and tools can then use our bots (bot-protocol.md).
     """
-    from . import BOTS, make_bot
-    from .guest import serve
+    from fourhundred.bots import BOTS, make_bot
+    from fourhundred.bots.guest import serve
 
     if name not in BOTS:
         raise _fail(f"unknown bot {name!r}: use one of {', '.join(sorted(BOTS))}")
@@ -294,7 +293,7 @@ def play(  # noqa: PLR0917 - one parameter per command-line option
     ] = None,
 ) -> None:
     """Play one game of 400 in the terminal against three bots."""
-    from fourhundred.play import TerminalGame
+    from fourhundred.cli.play import TerminalGame
 
     _check_bot_name(bots)
     settings = _settings(preset_name)
