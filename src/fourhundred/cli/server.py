@@ -10,14 +10,11 @@ from typing import Annotated
 
 import typer
 
+from .common import fail, raise_open_files_limit
+
 __all__ = ["register"]
 
 DB_ENV = "FOURHUNDRED_DATABASE_URL"
-
-
-def _fail(message: str) -> typer.Exit:
-    print(message, file=sys.stderr)
-    return typer.Exit(1)
 
 
 async def _migrate(url: str | None) -> tuple[str, str | None]:
@@ -31,39 +28,21 @@ async def _migrate(url: str | None) -> tuple[str, str | None]:
         await engine.dispose()
 
 
-def raise_open_files_limit() -> int:
-    """Raise this process's open-file limit to its hard limit (every socket is
-    a file: the usual soft limit of 1024 would cap a server near 1,000
-    players). Returns the limit now in force."""
-    try:
-        import resource
-    except ImportError:  # not on a POSIX system
-        return 0
-    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
-    want = hard if hard != resource.RLIM_INFINITY else max(soft, 1 << 16)
-    if soft == resource.RLIM_INFINITY or soft >= want:
-        return int(soft)
-    try:
-        resource.setrlimit(resource.RLIMIT_NOFILE, (want, hard))
-    except (ValueError, OSError):
-        return int(soft)
-    return int(want)
-
-
 def _upgrade_or_exit(url: str | None) -> tuple[str, str | None]:
     from fourhundred.store import UnsupportedDatabase
 
     try:
         return asyncio.run(_migrate(url))
     except UnsupportedDatabase as e:
-        raise _fail(str(e)) from None
+        raise fail(str(e), 1) from None
     except (OSError, ConnectionError) as e:
-        raise _fail(
+        raise fail(
             f"cannot reach the database: {e}. Check --database-url (or ${DB_ENV})"
-            " and that the server is running."
+            " and that the server is running.",
+            1,
         ) from None
     except Exception as e:
-        raise _fail(f"cannot migrate the database: {e.__class__.__name__}: {e}") from None
+        raise fail(f"cannot migrate the database: {e.__class__.__name__}: {e}", 1) from None
 
 
 def register(app: typer.Typer) -> None:
@@ -165,14 +144,15 @@ def register(app: typer.Typer) -> None:
         try:
             scale = timer_scale_from_env()
         except ValueError as e:
-            raise _fail(str(e)) from None
+            raise fail(str(e), 1) from None
         name = bot or default_bot()
         if name not in BOTS:
-            raise _fail(f"unknown bot {name!r} (known: {', '.join(sorted(BOTS))})")
+            raise fail(f"unknown bot {name!r} (known: {', '.join(sorted(BOTS))})", 1)
         if redis_url and not (database_url or "").startswith(("postgresql", "postgres")):
-            raise _fail(
+            raise fail(
                 "--redis-url needs a shared database: pass a PostgreSQL --database-url"
-                " (postgresql+asyncpg://USER@HOST/DB) to every process."
+                " (postgresql+asyncpg://USER@HOST/DB) to every process.",
+                1,
             )
         shown, revision = _upgrade_or_exit(database_url)
         print(f"database {shown} at revision {revision}", file=sys.stderr)
@@ -248,5 +228,5 @@ def register(app: typer.Typer) -> None:
         try:
             rev = asyncio.run(run())
         except Exception as e:
-            raise _fail(f"cannot read the database: {e}") from None
+            raise fail(f"cannot read the database: {e}", 1) from None
         print(f"current {rev or 'none'}; head {head_revision()}")
