@@ -1,20 +1,117 @@
-"""``fourhundred serve`` and ``fourhundred db``."""
+"""``fourhundred serve`` and ``fourhundred db``.
+
+Every default of ``serve`` is :class:`~fourhundred.server.config.ServerConfig`'s:
+an option left out is taken from its environment variable (read by
+:mod:`fourhundred.env`) when it has one, else from the config's default,
+which the help shows.
+"""
 
 from __future__ import annotations
 
 import asyncio
 import dataclasses
-import os
 import sys
-from typing import Annotated
+from collections.abc import Callable, Mapping
+from typing import Annotated, Any, Final
 
 import typer
 
+from fourhundred import env
+from fourhundred.server.config import ServerConfig
+
 from .common import fail, raise_open_files_limit
 
-__all__ = ["register"]
+__all__ = ["OPTION_FIELDS", "register", "server_config"]
 
-DB_ENV = "FOURHUNDRED_DATABASE_URL"
+OPTION_FIELDS: Final = {
+    "host": "host",
+    "port": "port",
+    "database_url": "database_url",
+    "bot": "bot",
+    "bot_budget_ms": "bot_budget_ms",
+    "bot_delay": "bot_delay_s",
+    "bot_workers": "bot_workers",
+    "ws_rate": "ws_rate",
+    "waiting_expiry": "waiting_expiry_s",
+    "auth_limit": "auth_limit_per_minute",
+    "allowed_origin": "allowed_origins",
+    "secure_cookies": "secure_cookies",
+    "log_json": "log_json",
+    "redis_url": "redis_url",
+    "redis_prefix": "redis_prefix",
+    "lease_ms": "lease_ms",
+    "node": "node",
+}
+"""Each ``serve`` option (its parameter name) and the config field it sets."""
+
+FROM_ENV: Final[Mapping[str, Callable[[Mapping[str, str] | None], object]]] = {
+    "database_url": env.database_url,
+    "redis_url": env.redis_url,
+    "redis_prefix": env.redis_prefix,
+    "lease_ms": env.lease_ms,
+    "node": env.node,
+}
+"""Options that fall back on an environment variable when left out."""
+
+LEASE_MS_MIN: Final = 500
+LEASE_MS_MAX: Final = 60000
+
+
+_FIELDS: Final = {f.name: f for f in dataclasses.fields(ServerConfig)}
+
+
+def _default(name: str) -> Any:
+    """``ServerConfig``'s default for the field ``name`` (written there only)."""
+    default = _FIELDS[name].default
+    if default is dataclasses.MISSING:  # pragma: no cover - a programming error
+        raise TypeError(f"ServerConfig.{name} has no plain default")
+    return default
+
+
+def _env_help(*names: str) -> str:
+    """Where a left-out option comes from, for its help.
+
+    >>> _env_help("A", "B")
+    'When left out: $A, else $B, if set.'
+    """
+    return "When left out: $" + ", else $".join(names) + ", if set."
+
+
+_DB_HELP: Final = "As for `fourhundred serve`. " + _env_help(
+    env.DATABASE_URL, env.DATABASE_URL_FALLBACK
+)
+
+
+def _from_env(option: str, environ: Mapping[str, str] | None) -> object:
+    """The environment's value for ``option``, in the option's range."""
+    value = FROM_ENV[option](environ)
+    in_range = not isinstance(value, int) or LEASE_MS_MIN <= value <= LEASE_MS_MAX
+    if option == "lease_ms" and not in_range:
+        raise env.BadEnvironment(
+            f"{env.LEASE_MS}={value} must be in {LEASE_MS_MIN}..{LEASE_MS_MAX}"
+        )
+    return value
+
+
+def server_config(
+    given: Mapping[str, Any], environ: Mapping[str, str] | None = None
+) -> ServerConfig:
+    """The config for ``serve``'s options (``given``: parameter name to value,
+    ``None`` when left out): each option, else its environment variable, else
+    the config's default. :class:`fourhundred.env.BadEnvironment` for an
+    unusable environment variable.
+
+    >>> c = server_config({"port": 9000, "lease_ms": None}, {"FOURHUNDRED_LEASE_MS": "800"})
+    >>> c.port, c.lease_ms, c.redis_prefix
+    (9000, 800, 'fh:')
+    """
+    values: dict[str, Any] = {"timer_scale": env.timer_scale(environ)}
+    for option, value in given.items():
+        found = _from_env(option, environ) if value is None and option in FROM_ENV else value
+        if found is None or found == []:
+            continue  # the config's default
+        values[OPTION_FIELDS[option]] = tuple(found) if isinstance(found, list) else found
+    return ServerConfig(**values)
 
 
 async def _migrate(url: str | None) -> tuple[str, str | None]:
@@ -37,7 +134,7 @@ def _upgrade_or_exit(url: str | None) -> tuple[str, str | None]:
         raise fail(str(e), 1) from None
     except (OSError, ConnectionError) as e:
         raise fail(
-            f"cannot reach the database: {e}. Check --database-url (or ${DB_ENV})"
+            f"cannot reach the database: {e}. Check --database-url (or ${env.DATABASE_URL})"
             " and that the server is running.",
             1,
         ) from None
@@ -50,85 +147,94 @@ def register(app: typer.Typer) -> None:
 
     @app.command()
     def serve(  # noqa: PLR0917 - one parameter per command-line option
-        host: Annotated[str, typer.Option(help="Address to listen on.")] = "127.0.0.1",
-        port: Annotated[int, typer.Option(help="Port to listen on.", min=1, max=65535)] = 8400,
+        host: Annotated[str, typer.Option(help="Address to listen on.")] = _default("host"),
+        port: Annotated[int, typer.Option(help="Port to listen on.", min=1, max=65535)] = _default(
+            "port"
+        ),
         database_url: Annotated[
             str | None,
             typer.Option(
                 "--database-url",
-                envvar=DB_ENV,
-                help="sqlite+aiosqlite:///PATH or postgresql+asyncpg://USER@HOST/DB"
-                " (default: data/fourhundred.sqlite3, or $FOURHUNDRED_DATA/...).",
+                help="sqlite+aiosqlite:///PATH or postgresql+asyncpg://USER@HOST/DB. "
+                + _env_help(env.DATABASE_URL, env.DATABASE_URL_FALLBACK),
+                show_default=f"fourhundred.sqlite3 in ${env.DATA_DIR}, else in ./data",
             ),
         ] = None,
         bot: Annotated[
             str | None,
-            typer.Option(help="Bot for host-added seats and absent players (default: heuristic)."),
+            typer.Option(
+                help="Bot for host-added seats and absent players.",
+                show_default="heuristic",
+            ),
         ] = None,
         bot_budget_ms: Annotated[
             int, typer.Option(help="Thinking time per bot decision.", min=10, max=10000)
-        ] = 500,
+        ] = _default("bot_budget_ms"),
         bot_delay: Annotated[
             float, typer.Option(help="Least seconds a bot takes per move.", min=0.0, max=10.0)
-        ] = 0.6,
+        ] = _default("bot_delay_s"),
         bot_workers: Annotated[
             int | None,
-            typer.Option(help="Bot processes (default: one per CPU; 0 = a thread).", min=0),
+            typer.Option(help="Bot processes (0 = a thread).", min=0, show_default="one per CPU"),
         ] = None,
         ws_rate: Annotated[
             float,
             typer.Option(help="Frames a second a socket may send (bursts of twice that).", min=1),
-        ] = 20.0,
+        ] = _default("ws_rate"),
         waiting_expiry: Annotated[
             float,
             typer.Option(
                 help="Close a waiting room nobody has had open for this many seconds.", min=1
             ),
-        ] = 1800.0,
+        ] = _default("waiting_expiry_s"),
         auth_limit: Annotated[
             int,
             typer.Option(help="Logins and registrations per minute per client address.", min=1),
-        ] = 10,
+        ] = _default("auth_limit_per_minute"),
         allowed_origin: Annotated[
             list[str] | None,
             typer.Option(
-                help="Another origin (https://host) allowed to use the API; repeat for more."
+                help="Another origin (https://host) allowed to use the API; repeat for more.",
+                show_default="the server's own only",
             ),
         ] = None,
         secure_cookies: Annotated[
             bool, typer.Option(help="Send the session cookie over HTTPS only.")
-        ] = False,
+        ] = _default("secure_cookies"),
         log_json: Annotated[
             bool, typer.Option("--log-json/--log-text", help="Log format on standard error.")
-        ] = True,
+        ] = _default("log_json"),
         redis_url: Annotated[
             str | None,
             typer.Option(
                 "--redis-url",
-                envvar="FOURHUNDRED_REDIS_URL",
                 help="Scale-out: share tables with other processes through this Redis"
-                " (redis://HOST:6379/0) and a PostgreSQL --database-url. See docs/deploy.md.",
+                " (redis://HOST:6379/0) and a PostgreSQL --database-url. See docs/deploy.md. "
+                + _env_help(env.REDIS_URL),
+                show_default="one process",
             ),
         ] = None,
         redis_prefix: Annotated[
-            str,
+            str | None,
             typer.Option(
-                envvar="FOURHUNDRED_REDIS_PREFIX",
-                help="Prefix of the cluster's Redis keys (several clusters on one Redis).",
+                help="Prefix of the cluster's Redis keys (several clusters on one Redis). "
+                + _env_help(env.REDIS_PREFIX),
+                show_default=_default("redis_prefix"),
             ),
-        ] = "fh:",
+        ] = None,
         lease_ms: Annotated[
-            int,
+            int | None,
             typer.Option(
-                envvar="FOURHUNDRED_LEASE_MS",
-                help="Table lease life: a dead process's tables move after this.",
-                min=500,
-                max=60000,
+                help="Table lease life: a dead process's tables move after this. "
+                + _env_help(env.LEASE_MS),
+                min=LEASE_MS_MIN,
+                max=LEASE_MS_MAX,
+                show_default=str(_default("lease_ms")),
             ),
-        ] = 3000,
+        ] = None,
         node: Annotated[
             str | None,
-            typer.Option(envvar="FOURHUNDRED_NODE", help="This process's name (default: random)."),
+            typer.Option(help="This process's name. " + _env_help(env.NODE), show_default="random"),
         ] = None,
     ) -> None:
         """Run the online server: HTTP API, WebSocket and the browser client.
@@ -138,51 +244,49 @@ def register(app: typer.Typer) -> None:
         import uvicorn
 
         from fourhundred.bots import BOTS
-        from fourhundred.server import ServerConfig, create_app
-        from fourhundred.server.config import default_bot, timer_scale_from_env
+        from fourhundred.server import create_app
 
+        given = {
+            "host": host,
+            "port": port,
+            "database_url": database_url,
+            "bot": bot,
+            "bot_budget_ms": bot_budget_ms,
+            "bot_delay": bot_delay,
+            "bot_workers": bot_workers,
+            "ws_rate": ws_rate,
+            "waiting_expiry": waiting_expiry,
+            "auth_limit": auth_limit,
+            "allowed_origin": allowed_origin,
+            "secure_cookies": secure_cookies,
+            "log_json": log_json,
+            "redis_url": redis_url,
+            "redis_prefix": redis_prefix,
+            "lease_ms": lease_ms,
+            "node": node,
+        }
         try:
-            scale = timer_scale_from_env()
-        except ValueError as e:
+            config = server_config(given)
+        except env.BadEnvironment as e:
             raise fail(str(e), 1) from None
-        name = bot or default_bot()
-        if name not in BOTS:
-            raise fail(f"unknown bot {name!r} (known: {', '.join(sorted(BOTS))})", 1)
-        if redis_url and not (database_url or "").startswith(("postgresql", "postgres")):
+        if config.bot not in BOTS:
+            raise fail(f"unknown bot {config.bot!r} (known: {', '.join(sorted(BOTS))})", 1)
+        if config.redis_url and not (config.database_url or "").startswith(
+            ("postgresql", "postgres")
+        ):
             raise fail(
                 "--redis-url needs a shared database: pass a PostgreSQL --database-url"
                 " (postgresql+asyncpg://USER@HOST/DB) to every process.",
                 1,
             )
-        shown, revision = _upgrade_or_exit(database_url)
+        shown, revision = _upgrade_or_exit(config.database_url)
         print(f"database {shown} at revision {revision}", file=sys.stderr)
-        config = ServerConfig(
-            database_url=database_url,
-            host=host,
-            port=port,
-            bot=name,
-            bot_budget_ms=bot_budget_ms,
-            bot_delay_s=bot_delay,
-            bot_workers=(os.cpu_count() or 1) if bot_workers is None else bot_workers,
-            timer_scale=scale,
-            secure_cookies=secure_cookies,
-            log_json=log_json,
-            auth_limit_per_minute=auth_limit,
-            ws_rate=ws_rate,
-            waiting_expiry_s=waiting_expiry,
-            allowed_origins=tuple(allowed_origin or ()),
-            redis_url=redis_url or None,
-            redis_prefix=redis_prefix,
-            lease_ms=lease_ms,
-        )
-        if node:
-            config = dataclasses.replace(config, node=node)
         raise_open_files_limit()
-        print(f"fourhundred serving on http://{host}:{port}/", file=sys.stderr)
+        print(f"fourhundred serving on http://{config.host}:{config.port}/", file=sys.stderr)
         uvicorn.run(
             create_app(config),
-            host=host,
-            port=port,
+            host=config.host,
+            port=config.port,
             ws_max_size=1 << 20,
             # Frames are small JSON: compressing them costs more CPU (and a
             # zlib state of hundreds of KiB per socket) than it saves.
@@ -201,25 +305,25 @@ def register(app: typer.Typer) -> None:
     def db_upgrade(
         database_url: Annotated[
             str | None,
-            typer.Option("--database-url", envvar=DB_ENV, help="As for `fourhundred serve`."),
+            typer.Option("--database-url", help=_DB_HELP),
         ] = None,
     ) -> None:
         """Apply every migration not yet applied (safe to run again)."""
-        shown, revision = _upgrade_or_exit(database_url)
+        shown, revision = _upgrade_or_exit(database_url or env.database_url())
         print(f"{shown}: at revision {revision}")
 
     @db.command("current")
     def db_current(
         database_url: Annotated[
             str | None,
-            typer.Option("--database-url", envvar=DB_ENV, help="As for `fourhundred serve`."),
+            typer.Option("--database-url", help=_DB_HELP),
         ] = None,
     ) -> None:
         """Print the database's revision and the newest one."""
         from fourhundred.store import create_engine, current_revision, head_revision
 
         async def run() -> str | None:
-            engine = create_engine(database_url)
+            engine = create_engine(database_url or env.database_url())
             try:
                 return await current_revision(engine)
             finally:
