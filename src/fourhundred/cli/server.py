@@ -108,7 +108,7 @@ def server_config(
     values: dict[str, Any] = {"timer_scale": env.timer_scale(environ)}
     for option, value in given.items():
         found = _from_env(option, environ) if value is None and option in FROM_ENV else value
-        if found is None or found == []:
+        if found is None or found in ("", []):
             continue  # the config's default
         values[OPTION_FIELDS[option]] = tuple(found) if isinstance(found, list) else found
     return ServerConfig(**values)
