@@ -14,7 +14,7 @@ from typer.testing import CliRunner
 
 from fourhundred import env
 from fourhundred.cli import app
-from fourhundred.cli.server import FROM_ENV, OPTION_FIELDS, server_config
+from fourhundred.cli.serveconfig import FROM_ENV, OPTION_FIELDS, server_config
 from fourhundred.server.config import ServerConfig, default_bot
 
 FIELDS = {f.name: f for f in dataclasses.fields(ServerConfig)}

@@ -17,7 +17,7 @@ import pytest
 import typer
 
 from fourhundred import cli
-from fourhundred.cli.server import OPTION_FIELDS, server_config
+from fourhundred.cli.serveconfig import OPTION_FIELDS, server_config
 
 ROOT = Path(__file__).resolve().parents[2]
 SERVER = ROOT / "src" / "fourhundred" / "server"

@@ -4,7 +4,8 @@ One module per group of subcommands, each defining ``register(app)`` and
 listed in ``COMMAND_MODULES`` (in the order ``--help`` shows them):
 
 - :mod:`.records`: ``replay``
-- :mod:`.server`: ``serve`` and ``db upgrade|current``
+- :mod:`.server`: ``serve`` (its options become a config in :mod:`.serveconfig`)
+  and ``db upgrade|current``
 - :mod:`.bots`: ``arena``, ``analyse``, ``bot`` (and the place for more bot
   tools, such as training)
 - :mod:`.play`: ``play``, a game in the terminal against three bots

@@ -1,5 +1,5 @@
-"""What several commands share: failing with one line, the rules preset and
-bot names given on the command line, and the open-file limit.
+"""What several commands share: failing with one line, and the rules preset
+and bot names given on the command line.
 
 Nothing here imports more than the engine at module level, so that
 ``fourhundred --help`` stays quick.
@@ -15,7 +15,7 @@ import typer
 if TYPE_CHECKING:
     from fourhundred.engine import Settings
 
-__all__ = ["check_bot_name", "fail", "preset_or_exit", "raise_open_files_limit"]
+__all__ = ["check_bot_name", "fail", "preset_or_exit"]
 
 
 def fail(message: str, code: int = 2) -> typer.Exit:
@@ -45,22 +45,3 @@ def check_bot_name(name: str) -> None:
     if name not in BOTS:
         known = ", ".join(sorted(BOTS))
         raise fail(f"unknown bot {name!r}: use one of {known}, or cmd:COMMAND LINE")
-
-
-def raise_open_files_limit() -> int:
-    """Raise this process's open-file limit to its hard limit (every socket is
-    a file: the usual soft limit of 1024 would cap a server near 1,000
-    players). Returns the limit now in force."""
-    try:
-        import resource
-    except ImportError:  # not on a POSIX system
-        return 0
-    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
-    want = hard if hard != resource.RLIM_INFINITY else max(soft, 1 << 16)
-    if soft == resource.RLIM_INFINITY or soft >= want:
-        return int(soft)
-    try:
-        resource.setrlimit(resource.RLIMIT_NOFILE, (want, hard))
-    except (ValueError, OSError):
-        return int(soft)
-    return int(want)

@@ -10,8 +10,6 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from .common import raise_open_files_limit
-
 if TYPE_CHECKING:
     from rich.table import Table
 
@@ -56,6 +54,7 @@ def register(app: typer.Typer) -> None:
 
         from .loadgen import check_loopback, run_load
         from .loadstats import percentile
+        from .server import raise_open_files_limit
 
         console = Console(stderr=True)
         urls = url or ["ws://127.0.0.1:8400"]

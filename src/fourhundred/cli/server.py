@@ -1,117 +1,25 @@
-"""``fourhundred serve`` and ``fourhundred db``.
-
-Every default of ``serve`` is :class:`~fourhundred.server.config.ServerConfig`'s:
-an option left out is taken from its environment variable (read by
-:mod:`fourhundred.env`) when it has one, else from the config's default,
-which the help shows.
-"""
+"""``fourhundred serve`` and ``fourhundred db``."""
 
 from __future__ import annotations
 
 import asyncio
-import dataclasses
 import sys
-from collections.abc import Callable, Mapping
-from typing import Annotated, Any, Final
+from typing import Annotated
 
 import typer
 
 from fourhundred import env
-from fourhundred.server.config import ServerConfig
 
-from .common import fail, raise_open_files_limit
+from .common import fail
+from .serveconfig import DB_HELP, LEASE_MS_MAX, LEASE_MS_MIN, OPTION_FIELDS, server_config
+from .serveconfig import default as _default
+from .serveconfig import env_help as _env_help
 
-__all__ = ["OPTION_FIELDS", "register", "server_config"]
-
-OPTION_FIELDS: Final = {
-    "host": "host",
-    "port": "port",
-    "database_url": "database_url",
-    "bot": "bot",
-    "bot_budget_ms": "bot_budget_ms",
-    "bot_delay": "bot_delay_s",
-    "bot_workers": "bot_workers",
-    "ws_rate": "ws_rate",
-    "waiting_expiry": "waiting_expiry_s",
-    "auth_limit": "auth_limit_per_minute",
-    "allowed_origin": "allowed_origins",
-    "secure_cookies": "secure_cookies",
-    "log_json": "log_json",
-    "redis_url": "redis_url",
-    "redis_prefix": "redis_prefix",
-    "lease_ms": "lease_ms",
-    "node": "node",
-}
-"""Each ``serve`` option (its parameter name) and the config field it sets."""
-
-FROM_ENV: Final[Mapping[str, Callable[[Mapping[str, str] | None], object]]] = {
-    "database_url": env.database_url,
-    "redis_url": env.redis_url,
-    "redis_prefix": env.redis_prefix,
-    "lease_ms": env.lease_ms,
-    "node": env.node,
-}
-"""Options that fall back on an environment variable when left out."""
-
-LEASE_MS_MIN: Final = 500
-LEASE_MS_MAX: Final = 60000
+__all__ = ["raise_open_files_limit", "register"]
 
 
-_FIELDS: Final = {f.name: f for f in dataclasses.fields(ServerConfig)}
-
-
-def _default(name: str) -> Any:
-    """``ServerConfig``'s default for the field ``name`` (written there only)."""
-    default = _FIELDS[name].default
-    if default is dataclasses.MISSING:  # pragma: no cover - a programming error
-        raise TypeError(f"ServerConfig.{name} has no plain default")
-    return default
-
-
-def _env_help(*names: str) -> str:
-    """Where a left-out option comes from, for its help.
-
-    >>> _env_help("A", "B")
-    'When left out: $A, else $B, if set.'
-    """
-    return "When left out: $" + ", else $".join(names) + ", if set."
-
-
-_DB_HELP: Final = "As for `fourhundred serve`. " + _env_help(
-    env.DATABASE_URL, env.DATABASE_URL_FALLBACK
-)
-
-
-def _from_env(option: str, environ: Mapping[str, str] | None) -> object:
-    """The environment's value for ``option``, in the option's range."""
-    value = FROM_ENV[option](environ)
-    in_range = not isinstance(value, int) or LEASE_MS_MIN <= value <= LEASE_MS_MAX
-    if option == "lease_ms" and not in_range:
-        raise env.BadEnvironment(
-            f"{env.LEASE_MS}={value} must be in {LEASE_MS_MIN}..{LEASE_MS_MAX}"
-        )
-    return value
-
-
-def server_config(
-    given: Mapping[str, Any], environ: Mapping[str, str] | None = None
-) -> ServerConfig:
-    """The config for ``serve``'s options (``given``: parameter name to value,
-    ``None`` when left out): each option, else its environment variable, else
-    the config's default. :class:`fourhundred.env.BadEnvironment` for an
-    unusable environment variable.
-
-    >>> c = server_config({"port": 9000, "lease_ms": None}, {"FOURHUNDRED_LEASE_MS": "800"})
-    >>> c.port, c.lease_ms, c.redis_prefix
-    (9000, 800, 'fh:')
-    """
-    values: dict[str, Any] = {"timer_scale": env.timer_scale(environ)}
-    for option, value in given.items():
-        found = _from_env(option, environ) if value is None and option in FROM_ENV else value
-        if found is None or found in ("", []):
-            continue  # the config's default
-        values[OPTION_FIELDS[option]] = tuple(found) if isinstance(found, list) else found
-    return ServerConfig(**values)
+def _fail(message: str) -> typer.Exit:
+    return fail(message, 1)
 
 
 async def _migrate(url: str | None) -> tuple[str, str | None]:
@@ -125,21 +33,39 @@ async def _migrate(url: str | None) -> tuple[str, str | None]:
         await engine.dispose()
 
 
+def raise_open_files_limit() -> int:
+    """Raise this process's open-file limit to its hard limit (every socket is
+    a file: the usual soft limit of 1024 would cap a server near 1,000
+    players). Returns the limit now in force."""
+    try:
+        import resource
+    except ImportError:  # not on a POSIX system
+        return 0
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    want = hard if hard != resource.RLIM_INFINITY else max(soft, 1 << 16)
+    if soft == resource.RLIM_INFINITY or soft >= want:
+        return int(soft)
+    try:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (want, hard))
+    except (ValueError, OSError):
+        return int(soft)
+    return int(want)
+
+
 def _upgrade_or_exit(url: str | None) -> tuple[str, str | None]:
     from fourhundred.store import UnsupportedDatabase
 
     try:
         return asyncio.run(_migrate(url))
     except UnsupportedDatabase as e:
-        raise fail(str(e), 1) from None
+        raise _fail(str(e)) from None
     except (OSError, ConnectionError) as e:
-        raise fail(
+        raise _fail(
             f"cannot reach the database: {e}. Check --database-url (or ${env.DATABASE_URL})"
-            " and that the server is running.",
-            1,
+            " and that the server is running."
         ) from None
     except Exception as e:
-        raise fail(f"cannot migrate the database: {e.__class__.__name__}: {e}", 1) from None
+        raise _fail(f"cannot migrate the database: {e.__class__.__name__}: {e}") from None
 
 
 def register(app: typer.Typer) -> None:
@@ -241,43 +167,26 @@ def register(app: typer.Typer) -> None:
 
         The database is migrated first; unfinished tables resume where they were.
         """
+        # Every parameter is an option of OPTION_FIELDS (tests/cli checks it).
+        given = {name: value for name, value in locals().items() if name in OPTION_FIELDS}
+
         import uvicorn
 
         from fourhundred.bots import BOTS
         from fourhundred.server import create_app
 
-        given = {
-            "host": host,
-            "port": port,
-            "database_url": database_url,
-            "bot": bot,
-            "bot_budget_ms": bot_budget_ms,
-            "bot_delay": bot_delay,
-            "bot_workers": bot_workers,
-            "ws_rate": ws_rate,
-            "waiting_expiry": waiting_expiry,
-            "auth_limit": auth_limit,
-            "allowed_origin": allowed_origin,
-            "secure_cookies": secure_cookies,
-            "log_json": log_json,
-            "redis_url": redis_url,
-            "redis_prefix": redis_prefix,
-            "lease_ms": lease_ms,
-            "node": node,
-        }
         try:
             config = server_config(given)
         except env.BadEnvironment as e:
-            raise fail(str(e), 1) from None
+            raise _fail(str(e)) from None
         if config.bot not in BOTS:
-            raise fail(f"unknown bot {config.bot!r} (known: {', '.join(sorted(BOTS))})", 1)
+            raise _fail(f"unknown bot {config.bot!r} (known: {', '.join(sorted(BOTS))})")
         if config.redis_url and not (config.database_url or "").startswith(
             ("postgresql", "postgres")
         ):
-            raise fail(
+            raise _fail(
                 "--redis-url needs a shared database: pass a PostgreSQL --database-url"
-                " (postgresql+asyncpg://USER@HOST/DB) to every process.",
-                1,
+                " (postgresql+asyncpg://USER@HOST/DB) to every process."
             )
         shown, revision = _upgrade_or_exit(config.database_url)
         print(f"database {shown} at revision {revision}", file=sys.stderr)
@@ -305,7 +214,7 @@ def register(app: typer.Typer) -> None:
     def db_upgrade(
         database_url: Annotated[
             str | None,
-            typer.Option("--database-url", help=_DB_HELP),
+            typer.Option("--database-url", help=DB_HELP),
         ] = None,
     ) -> None:
         """Apply every migration not yet applied (safe to run again)."""
@@ -316,7 +225,7 @@ def register(app: typer.Typer) -> None:
     def db_current(
         database_url: Annotated[
             str | None,
-            typer.Option("--database-url", help=_DB_HELP),
+            typer.Option("--database-url", help=DB_HELP),
         ] = None,
     ) -> None:
         """Print the database's revision and the newest one."""
@@ -332,5 +241,5 @@ def register(app: typer.Typer) -> None:
         try:
             rev = asyncio.run(run())
         except Exception as e:
-            raise fail(f"cannot read the database: {e}", 1) from None
+            raise _fail(f"cannot read the database: {e}") from None
         print(f"current {rev or 'none'}; head {head_revision()}")
