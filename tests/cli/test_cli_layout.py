@@ -99,6 +99,7 @@ assert result.exit_code == 0, result.output
 sys.stdout.write("\\n".join(sorted(sys.modules)))
 """
 HEAVY = (
+    "asyncio",
     "starlette",
     "uvicorn",
     "sqlalchemy",

@@ -4,7 +4,6 @@ generator is :mod:`.loadgen`, its figures :mod:`.loadstats`)."""
 
 from __future__ import annotations
 
-import asyncio
 import json
 from typing import TYPE_CHECKING, Annotated, Any
 
@@ -48,6 +47,8 @@ def register(app: typer.Typer) -> None:
     ) -> None:
         """Drive TABLES tables of four simulated players over real WebSockets
         (loopback only) and report actions/s, latency and errors."""
+        import asyncio
+
         from rich.console import Console
         from rich.live import Live
         from rich.table import Table

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import sys
 from typing import Annotated
 
@@ -53,6 +52,8 @@ def raise_open_files_limit() -> int:
 
 
 def _upgrade_or_exit(url: str | None) -> tuple[str, str | None]:
+    import asyncio
+
     from fourhundred.store import UnsupportedDatabase
 
     try:
@@ -229,6 +230,8 @@ def register(app: typer.Typer) -> None:
         ] = None,
     ) -> None:
         """Print the database's revision and the newest one."""
+        import asyncio
+
         from fourhundred.store import create_engine, current_revision, head_revision
 
         async def run() -> str | None:
