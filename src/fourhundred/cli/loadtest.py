@@ -5,16 +5,21 @@ generator is :mod:`.loadgen`, its figures :mod:`.loadstats`)."""
 from __future__ import annotations
 
 import json
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any, Final
 
 import typer
+
+from .serveconfig import default
 
 if TYPE_CHECKING:
     from rich.table import Table
 
     from .loadstats import LoadStats
 
-__all__ = ["register"]
+__all__ = ["DEFAULT_URL", "register"]
+
+DEFAULT_URL: Final = f"ws://{default('host')}:{default('port')}"
+"""Where ``fourhundred serve`` listens when started with its defaults."""
 
 
 def register(app: typer.Typer) -> None:
@@ -26,7 +31,7 @@ def register(app: typer.Typer) -> None:
         url: Annotated[
             list[str] | None,
             typer.Option(
-                help="The server's WebSocket base URL (default ws://127.0.0.1:8400);"
+                help=f"The server's WebSocket base URL (default {DEFAULT_URL});"
                 " repeat it for the processes of a cluster."
             ),
         ] = None,
@@ -58,7 +63,7 @@ def register(app: typer.Typer) -> None:
         from .server import raise_open_files_limit
 
         console = Console(stderr=True)
-        urls = url or ["ws://127.0.0.1:8400"]
+        urls = url or [DEFAULT_URL]
         try:
             for u in urls:
                 check_loopback(u)
