@@ -40,7 +40,8 @@ clean:
 	find src -name '*.so' -delete
 
 # Run the online server on http://127.0.0.1:8400/ (SQLite in ./data unless
-# FOURHUNDRED_DATABASE_URL or DATABASE_URL names another database).
+# FOURHUNDRED_DATABASE_URL or DATABASE_URL names another database; HOST and
+# PORT, when set, replace the defaults, which `fourhundred serve --help` shows).
 .PHONY: serve
 serve: $(STAMP)
-	$(BIN)/fourhundred serve --host $${HOST:-127.0.0.1} --port $${PORT:-8400} $${DATABASE_URL:+--database-url $$DATABASE_URL}
+	$(BIN)/fourhundred serve $${HOST:+--host $$HOST} $${PORT:+--port $$PORT}

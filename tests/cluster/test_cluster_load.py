@@ -10,7 +10,7 @@ from pathlib import Path
 import httpx
 from fh_cluster_helpers import REDIS_URL, cluster_server
 
-from fourhundred.loadtest import run_load
+from fourhundred.cli.loadgen import run_load
 
 
 async def test_a_short_load_over_two_processes(

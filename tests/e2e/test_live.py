@@ -276,7 +276,14 @@ def test_reload_mid_trick_restores_the_state_and_illegal_cards_cannot_be_played(
     card = illegal.get_attribute("data-card")
     illegal.click(force=True)
     assert "You must follow" in page.locator(".notice").inner_text()
-    page.wait_for_timeout(300)
+    # A later message from the page, rather than a pause: the socket sends
+    # frames in order, so once the message's frame has gone any frame the
+    # click made has gone before it; and the server's answer to the message
+    # comes after its answer to anything the click sent.
+    page.get_by_role("textbox", name="Message").fill("after the click")
+    page.get_by_role("button", name="Send").click()
+    page.locator(".chat-msg").filter(has_text="after the click").wait_for()
+    wait_until(page, lambda: any("after the click" in f for f in frames), 10, "the message's frame")
     assert not [f for f in frames if '"play"' in f and card in f]
     assert table_state(page)["hand"] == before["hand"]
 

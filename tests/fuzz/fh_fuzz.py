@@ -21,7 +21,10 @@ players never misbehave. Each batch of frames is judged like this:
    a game command, every seat's and the observer's snapshot must equal the
    one from before (version, view, room, score sheet, turn deadline), and
    the witness must have seen no event. If one was accepted, the witness's
-   events must start at its ack's version.
+   events must start at its ack's version. No sleep lets events arrive:
+   the fresh joins are answered only after every earlier frame was judged,
+   and then a ping on the witness's socket is answered only after every
+   event queued for it.
 
 Between batches the harness makes a legal move now and then, so frames hit
 every phase of the game, and checks that the server is healthy and that the
@@ -1321,10 +1324,9 @@ class FuzzRig:
             self.snap = await self.snapshot()
             return
         if moved_at is None:
-            # A moment for anything that should not happen to show up.
-            await asyncio.sleep(0.02)
-            witness_events = self._events_since(self.witness, w_start)
             after = await self.snapshot()
+            await self._witness_caught_up()
+            witness_events = self._events_since(self.witness, w_start)
             if witness_events:
                 seen = [(e["version"], e["event"]) for e in witness_events]
                 self._violate("batch", f"refused frames, yet the witness saw events {seen}", "")
@@ -1349,9 +1351,9 @@ class FuzzRig:
                     f" (the table was at {before.version})",
                     "",
                 )
-            await asyncio.sleep(0.02)
             self.last_move = time.monotonic()
             self.snap = await self.snapshot()
+            await self._witness_caught_up()
             heard = self._witness_version()
             if self.snap.version != heard:
                 self._violate(
@@ -1368,6 +1370,17 @@ class FuzzRig:
                 if f.get("type") == "ack" and isinstance(v, int) and v > above:
                     out.append(v)
         return out
+
+    async def _witness_caught_up(self) -> None:
+        """Every event sent so far has reached the witness. Called once the
+        fresh sockets' joins are answered: the table takes commands one at a
+        time, so every earlier frame was judged and whatever it made the
+        table send the witness is already in the witness's queue; a pong to
+        a ping sent now comes after it on the same socket."""
+        assert self.witness is not None
+        reply = await self.witness.request("ping", timeout=10)
+        if reply["type"] != "pong":
+            self._violate("batch", f"the witness's ping got {reply}", "")
 
     @staticmethod
     def _events_since(w: Wire, start: int) -> list[dict[str, Any]]:

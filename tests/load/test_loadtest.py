@@ -15,7 +15,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "server"))
 
 from fh_server_helpers import Server
 
-from fourhundred.loadtest import check_loopback, percentile, run_load
+from fourhundred.cli.loadgen import check_loopback, run_load
+from fourhundred.cli.loadstats import percentile
 
 
 @pytest.fixture(scope="module")

@@ -9,8 +9,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from fourhundred.cli.play import TerminalGame
 from fourhundred.engine import CARD_NAMES, Phase, preset, replay_result, view_for
-from fourhundred.play import TerminalGame
 
 
 class Driver(io.StringIO):

@@ -17,6 +17,7 @@ import pytest
 import typer
 
 from fourhundred import cli
+from fourhundred.cli.serveconfig import OPTION_FIELDS, server_config
 
 ROOT = Path(__file__).resolve().parents[2]
 SERVER = ROOT / "src" / "fourhundred" / "server"
@@ -224,8 +225,12 @@ def test_the_database_credential_comes_from_the_option_or_the_environment() -> N
     command = typer.main.get_command(cli.app)
     serve = command.commands["serve"]  # type: ignore[attr-defined]
     param = next(p for p in serve.params if p.name == "database_url")
-    assert param.envvar == "FOURHUNDRED_DATABASE_URL"
     assert param.default is None, "no built-in database URL (with a password) in the code"
+    # Left out, it comes from the environment (read by fourhundred.env).
+    secret = "postgresql://app:PASSWORD@db.internal/fh"
+    given = dict.fromkeys(OPTION_FIELDS)
+    assert server_config(given, {"FOURHUNDRED_DATABASE_URL": secret}).database_url == secret
+    assert server_config(given, {}).database_url is None
 
 
 @pytest.mark.parametrize("path", ["src/fourhundred/server/config.py"])

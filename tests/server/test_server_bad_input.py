@@ -15,8 +15,15 @@ from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 
 
-async def state_of(players: list[Player]) -> list[tuple[int, Any]]:
-    return [(p.version, json.dumps(p.view, sort_keys=True)) for p in players]
+def first_change(p: Player, mark: int) -> tuple[int, str, int | None] | None:
+    """The first frame since ``p.frames[mark]`` that changed what ``p`` sees
+    (its version, and for an event its kind and seat)."""
+    for f in p.frames[mark:]:
+        if f["type"] == "event":
+            return f["version"], f["event"]["kind"], f["event"].get("seat")
+        if f["type"] in ("snapshot", "catchup"):
+            return f["version"], f["type"], None
+    return None
 
 
 async def test_bad_frames_get_errors_and_change_nothing(server: Server) -> None:
@@ -27,7 +34,8 @@ async def test_bad_frames_get_errors_and_change_nothing(server: Server) -> None:
     mover = next(p for p in players if p.view and p.view["legal"])
     other = next(p for p in players if p is not mover)
     assert mover.view is not None
-    before = await state_of(players)
+    watchers = [*players, spectator]
+    marks = [len(x.frames) for x in watchers]
     v = mover.version
 
     async def refused(p: Player, frame: str | bytes, code: str, cid: Any = None) -> dict[str, Any]:
@@ -80,14 +88,14 @@ async def test_bad_frames_get_errors_and_change_nothing(server: Server) -> None:
     assert (await mover.cmd("bid", bid=1, id=888))["code"] == "illegal"
     assert (await mover.cmd("bid", bid=1, id=888))["code"] == "illegal"
     assert (await mover.cmd("bid", bid=legal[0], id=777))["code"] == "duplicate"
-    # Nothing changed for anyone.
-    await asyncio.sleep(0.2)
-    assert await state_of(players) == before
-    # A good move is still taken, at the version the client named.
+    # A good move is still taken, at the version the client named: the
+    # table judged every frame above before it. Nothing changed for anyone
+    # in between: the move's event is the first change each one hears of.
     ack = await mover.cmd("bid", bid=legal[-1], version=v)
     assert ack["type"] == "ack" and ack["version"] == v + 1
-    for x in players:
+    for x, mark in zip(watchers, marks, strict=True):
         await x.wait(lambda x=x: x.version >= v + 1)
+        assert first_change(x, mark) == (v + 1, "bid", mover.seat), x.name
 
     # During play: a card not held, a card that does not follow suit.
     await play_turns(
@@ -99,9 +107,13 @@ async def test_bad_frames_get_errors_and_change_nothing(server: Server) -> None:
             and players[0].view["tricks"][-1]["cards"]
         ),
     )
+    top = max(x.version for x in players)
+    for x in watchers:
+        await x.wait(lambda x=x: x.version >= top)
     p = next(x for x in players if x.view and x.view["legal"])
-    assert p.view is not None
+    assert p.view is not None and p.version == top
     hand, legal_cards = p.view["hand"], p.view["legal"]
+    marks = [len(x.frames) for x in watchers]
     not_held = next(c for c in _deck() if c not in hand)
     err = await p.cmd("play", card=not_held)
     assert err["code"] == "illegal" and "does not hold" in err["message"]
@@ -110,9 +122,12 @@ async def test_bad_frames_get_errors_and_change_nothing(server: Server) -> None:
         err = await p.cmd("play", card=unfollowing[0])
         assert err["code"] == "illegal" and "must follow" in err["message"]
     assert (await p.cmd("bid", bid=3))["code"] == "wrong_phase"
-    before = await state_of(players)
-    await asyncio.sleep(0.2)
-    assert await state_of(players) == before
+    # The same proof: a good card, judged after those, is the first change.
+    ack = await p.cmd("play", card=legal_cards[0], version=top)
+    assert ack["type"] == "ack" and ack["version"] == top + 1
+    for x, mark in zip(watchers, marks, strict=True):
+        await x.wait(lambda x=x: x.version >= top + 1)
+        assert first_change(x, mark) == (top + 1, "play", p.seat), x.name
     for x in (*players, spectator):
         await x.aclose()
 

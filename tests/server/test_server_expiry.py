@@ -32,6 +32,15 @@ async def _status(p: Player, table: str) -> str:
     return status
 
 
+async def _closed_in_time(p: Player, table: str) -> None:
+    """Wait until the waiting room ``table`` closes (it must, soon)."""
+    deadline = time.monotonic() + EXPIRY_S + 10
+    while await _status(p, table) == "waiting":
+        assert time.monotonic() < deadline, "the abandoned waiting room never closed"
+        await asyncio.sleep(0.2)
+    assert await _status(p, table) == "closed"
+
+
 async def test_an_abandoned_waiting_room_closes(expiring_server: Server) -> None:
     host = await Player(expiring_server, "Host").guest()
     watcher = await Player(expiring_server, "Watcher").guest()
@@ -44,16 +53,18 @@ async def test_an_abandoned_waiting_room_closes(expiring_server: Server) -> None
 
     await watcher.connect()
     await watcher.join(table=tid)
-    await asyncio.sleep(EXPIRY_S * 2)
+    # Rather than a pause: a control room that nobody opens, made after this
+    # one. Once the server has closed it, this one would have closed too,
+    # had nobody had it open.
+    other = await Player(expiring_server, "Other").guest()
+    r = await other.http.post("/api/tables", json={"kind": "casual", "preset": "standard"})
+    assert r.status_code == 201, r.text
+    await _closed_in_time(other, r.json()["table"]["id"])
     # Someone has it open (a spectator is enough): it stays.
     assert await _status(host, tid) == "waiting"
 
     await watcher.close()
-    deadline = time.monotonic() + EXPIRY_S + 10
-    while await _status(host, tid) == "waiting":
-        assert time.monotonic() < deadline, "the abandoned waiting room never closed"
-        await asyncio.sleep(0.2)
-    assert await _status(host, tid) == "closed"
+    await _closed_in_time(host, tid)
     listed = (await host.http.get("/api/tables")).json()["tables"]
     assert all(t["id"] != tid for t in listed)
     # Its host is free to open another table.
@@ -68,4 +79,4 @@ async def test_an_abandoned_waiting_room_closes(expiring_server: Server) -> None
     assert sync["type"] == "catchup", sync
     assert [e["event"]["kind"] for e in sync["events"]] == ["closed"]
     assert sync["events"][0]["event"]["reason"] == "expired"
-    await asyncio.gather(host.aclose(), watcher.aclose())
+    await asyncio.gather(host.aclose(), watcher.aclose(), other.aclose())

@@ -37,6 +37,7 @@ from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass, field
 from typing import Final
 
+from fourhundred import env
 from fourhundred.engine import (
     BID_BASE,
     SHOWN_VOID,
@@ -416,9 +417,9 @@ def default_workers() -> int:
     inside a worker process (a host's own bot pool, like the server's)
     searches in that process only, since the host already spreads its bots
     over the cores. ``FOURHUNDRED_BOT_WORKERS`` overrides both."""
-    env = os.environ.get("FOURHUNDRED_BOT_WORKERS", "")
-    if env.isdigit() and int(env) > 0:
-        return int(env)
+    wanted = env.bot_workers()
+    if wanted is not None:
+        return wanted
     if multiprocessing.parent_process() is not None:
         return 1
     return os.cpu_count() or 1

@@ -1,4 +1,8 @@
-"""How one server process is set up (command-line options and environment)."""
+"""How one server process is set up.
+
+``fourhundred serve`` builds a :class:`ServerConfig` from its options, whose
+defaults are this class's (the environment is read by ``fourhundred.env``).
+"""
 
 from __future__ import annotations
 
@@ -8,32 +12,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Final
 
-__all__ = ["TIMER_SCALE_ENV", "ServerConfig", "default_bot", "timer_scale_from_env"]
-
-TIMER_SCALE_ENV: Final = "FOURHUNDRED_TEST_TIMER_SCALE"
-"""Test-only: multiplies every turn timer (e.g. 0.02 turns 30 s into 0.6 s).
-Read once when the process starts; no request can change it, and the timer
-values players see and choose stay 15..90 s."""
+__all__ = ["ServerConfig", "default_bot"]
 
 WEB_DIR: Final = Path(__file__).resolve().parent.parent / "web"
-
-
-def timer_scale_from_env() -> float:
-    """The test timer scale from the environment (1.0 when unset).
-
-    >>> timer_scale_from_env() if "FOURHUNDRED_TEST_TIMER_SCALE" not in os.environ else 1.0
-    1.0
-    """
-    raw = os.environ.get(TIMER_SCALE_ENV, "").strip()
-    if not raw:
-        return 1.0
-    try:
-        value = float(raw)
-    except ValueError:
-        raise ValueError(f"{TIMER_SCALE_ENV}={raw!r} is not a number") from None
-    if not 0.0 < value <= 1.0:
-        raise ValueError(f"{TIMER_SCALE_ENV}={raw!r} must be in (0, 1]")
-    return value
 
 
 def default_bot() -> str:
@@ -60,7 +41,7 @@ class ServerConfig:
     bot_workers: int = field(default_factory=lambda: os.cpu_count() or 1)
     """Processes in the bot pool (0: think in a thread, for small machines)."""
     timer_scale: float = 1.0
-    """Test-only speed-up of every turn timer (see ``TIMER_SCALE_ENV``)."""
+    """Test-only speed-up of every turn timer (``fourhundred.env.TIMER_SCALE``)."""
     secure_cookies: bool = False
     """Mark the session cookie ``Secure`` (behind HTTPS)."""
     node: str = field(default_factory=lambda: f"node-{secrets.token_hex(4)}")

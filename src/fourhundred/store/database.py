@@ -8,7 +8,6 @@ is Alembic's: :func:`upgrade` brings any database to the newest revision.
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 from typing import Any, Final
 
@@ -21,8 +20,9 @@ from sqlalchemy.engine import Connection, make_url
 from sqlalchemy.exc import ArgumentError
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 
+from fourhundred import env
+
 __all__ = [
-    "DATA_ENV",
     "UnsupportedDatabase",
     "create_engine",
     "current_revision",
@@ -33,7 +33,6 @@ __all__ = [
     "upgrade",
 ]
 
-DATA_ENV: Final = "FOURHUNDRED_DATA"
 _MIGRATIONS: Final = Path(__file__).with_name("migrations")
 
 
@@ -43,7 +42,7 @@ class UnsupportedDatabase(ValueError):
 
 def data_dir() -> Path:
     """The data directory: ``$FOURHUNDRED_DATA`` or ``./data``."""
-    return Path(os.environ.get(DATA_ENV) or "data")
+    return env.data_dir() or Path("data")
 
 
 def default_database_url() -> str:

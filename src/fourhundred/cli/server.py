@@ -2,22 +2,23 @@
 
 from __future__ import annotations
 
-import asyncio
-import dataclasses
-import os
 import sys
 from typing import Annotated
 
 import typer
 
-__all__ = ["register"]
+from fourhundred import env
 
-DB_ENV = "FOURHUNDRED_DATABASE_URL"
+from .common import fail
+from .serveconfig import DB_HELP, LEASE_MS_MAX, LEASE_MS_MIN, OPTION_FIELDS, server_config
+from .serveconfig import default as _default
+from .serveconfig import env_help as _env_help
+
+__all__ = ["raise_open_files_limit", "register"]
 
 
 def _fail(message: str) -> typer.Exit:
-    print(message, file=sys.stderr)
-    return typer.Exit(1)
+    return fail(message, 1)
 
 
 async def _migrate(url: str | None) -> tuple[str, str | None]:
@@ -51,6 +52,8 @@ def raise_open_files_limit() -> int:
 
 
 def _upgrade_or_exit(url: str | None) -> tuple[str, str | None]:
+    import asyncio
+
     from fourhundred.store import UnsupportedDatabase
 
     try:
@@ -59,7 +62,7 @@ def _upgrade_or_exit(url: str | None) -> tuple[str, str | None]:
         raise _fail(str(e)) from None
     except (OSError, ConnectionError) as e:
         raise _fail(
-            f"cannot reach the database: {e}. Check --database-url (or ${DB_ENV})"
+            f"cannot reach the database: {e}. Check --database-url (or ${env.DATABASE_URL})"
             " and that the server is running."
         ) from None
     except Exception as e:
@@ -71,138 +74,129 @@ def register(app: typer.Typer) -> None:
 
     @app.command()
     def serve(  # noqa: PLR0917 - one parameter per command-line option
-        host: Annotated[str, typer.Option(help="Address to listen on.")] = "127.0.0.1",
-        port: Annotated[int, typer.Option(help="Port to listen on.", min=1, max=65535)] = 8400,
+        host: Annotated[str, typer.Option(help="Address to listen on.")] = _default("host"),
+        port: Annotated[int, typer.Option(help="Port to listen on.", min=1, max=65535)] = _default(
+            "port"
+        ),
         database_url: Annotated[
             str | None,
             typer.Option(
                 "--database-url",
-                envvar=DB_ENV,
-                help="sqlite+aiosqlite:///PATH or postgresql+asyncpg://USER@HOST/DB"
-                " (default: data/fourhundred.sqlite3, or $FOURHUNDRED_DATA/...).",
+                help="sqlite+aiosqlite:///PATH or postgresql+asyncpg://USER@HOST/DB. "
+                + _env_help(env.DATABASE_URL, env.DATABASE_URL_FALLBACK),
+                show_default=f"fourhundred.sqlite3 in ${env.DATA_DIR}, else in ./data",
             ),
         ] = None,
         bot: Annotated[
             str | None,
-            typer.Option(help="Bot for host-added seats and absent players (default: heuristic)."),
+            typer.Option(
+                help="Bot for host-added seats and absent players.",
+                show_default="heuristic",
+            ),
         ] = None,
         bot_budget_ms: Annotated[
             int, typer.Option(help="Thinking time per bot decision.", min=10, max=10000)
-        ] = 500,
+        ] = _default("bot_budget_ms"),
         bot_delay: Annotated[
             float, typer.Option(help="Least seconds a bot takes per move.", min=0.0, max=10.0)
-        ] = 0.6,
+        ] = _default("bot_delay_s"),
         bot_workers: Annotated[
             int | None,
-            typer.Option(help="Bot processes (default: one per CPU; 0 = a thread).", min=0),
+            typer.Option(help="Bot processes (0 = a thread).", min=0, show_default="one per CPU"),
         ] = None,
         ws_rate: Annotated[
             float,
             typer.Option(help="Frames a second a socket may send (bursts of twice that).", min=1),
-        ] = 20.0,
+        ] = _default("ws_rate"),
         waiting_expiry: Annotated[
             float,
             typer.Option(
                 help="Close a waiting room nobody has had open for this many seconds.", min=1
             ),
-        ] = 1800.0,
+        ] = _default("waiting_expiry_s"),
         auth_limit: Annotated[
             int,
             typer.Option(help="Logins and registrations per minute per client address.", min=1),
-        ] = 10,
+        ] = _default("auth_limit_per_minute"),
         allowed_origin: Annotated[
             list[str] | None,
             typer.Option(
-                help="Another origin (https://host) allowed to use the API; repeat for more."
+                help="Another origin (https://host) allowed to use the API; repeat for more.",
+                show_default="the server's own only",
             ),
         ] = None,
         secure_cookies: Annotated[
             bool, typer.Option(help="Send the session cookie over HTTPS only.")
-        ] = False,
+        ] = _default("secure_cookies"),
         log_json: Annotated[
             bool, typer.Option("--log-json/--log-text", help="Log format on standard error.")
-        ] = True,
+        ] = _default("log_json"),
         redis_url: Annotated[
             str | None,
             typer.Option(
                 "--redis-url",
-                envvar="FOURHUNDRED_REDIS_URL",
                 help="Scale-out: share tables with other processes through this Redis"
-                " (redis://HOST:6379/0) and a PostgreSQL --database-url. See docs/deploy.md.",
+                " (redis://HOST:6379/0) and a PostgreSQL --database-url. See docs/deploy.md. "
+                + _env_help(env.REDIS_URL),
+                show_default="one process",
             ),
         ] = None,
         redis_prefix: Annotated[
-            str,
+            str | None,
             typer.Option(
-                envvar="FOURHUNDRED_REDIS_PREFIX",
-                help="Prefix of the cluster's Redis keys (several clusters on one Redis).",
+                help="Prefix of the cluster's Redis keys (several clusters on one Redis). "
+                + _env_help(env.REDIS_PREFIX),
+                show_default=_default("redis_prefix"),
             ),
-        ] = "fh:",
+        ] = None,
         lease_ms: Annotated[
-            int,
+            int | None,
             typer.Option(
-                envvar="FOURHUNDRED_LEASE_MS",
-                help="Table lease life: a dead process's tables move after this.",
-                min=500,
-                max=60000,
+                help="Table lease life: a dead process's tables move after this. "
+                + _env_help(env.LEASE_MS),
+                min=LEASE_MS_MIN,
+                max=LEASE_MS_MAX,
+                show_default=str(_default("lease_ms")),
             ),
-        ] = 3000,
+        ] = None,
         node: Annotated[
             str | None,
-            typer.Option(envvar="FOURHUNDRED_NODE", help="This process's name (default: random)."),
+            typer.Option(help="This process's name. " + _env_help(env.NODE), show_default="random"),
         ] = None,
     ) -> None:
         """Run the online server: HTTP API, WebSocket and the browser client.
 
         The database is migrated first; unfinished tables resume where they were.
         """
+        # Every parameter is an option of OPTION_FIELDS (tests/cli checks it).
+        given = {name: value for name, value in locals().items() if name in OPTION_FIELDS}
+
         import uvicorn
 
         from fourhundred.bots import BOTS
-        from fourhundred.server import ServerConfig, create_app
-        from fourhundred.server.config import default_bot, timer_scale_from_env
+        from fourhundred.server import create_app
 
         try:
-            scale = timer_scale_from_env()
-        except ValueError as e:
+            config = server_config(given)
+        except env.BadEnvironment as e:
             raise _fail(str(e)) from None
-        name = bot or default_bot()
-        if name not in BOTS:
-            raise _fail(f"unknown bot {name!r} (known: {', '.join(sorted(BOTS))})")
-        if redis_url and not (database_url or "").startswith(("postgresql", "postgres")):
+        if config.bot not in BOTS:
+            raise _fail(f"unknown bot {config.bot!r} (known: {', '.join(sorted(BOTS))})")
+        if config.redis_url and not (config.database_url or "").startswith(
+            ("postgresql", "postgres")
+        ):
             raise _fail(
                 "--redis-url needs a shared database: pass a PostgreSQL --database-url"
                 " (postgresql+asyncpg://USER@HOST/DB) to every process."
             )
-        shown, revision = _upgrade_or_exit(database_url)
+        shown, revision = _upgrade_or_exit(config.database_url)
         print(f"database {shown} at revision {revision}", file=sys.stderr)
-        config = ServerConfig(
-            database_url=database_url,
-            host=host,
-            port=port,
-            bot=name,
-            bot_budget_ms=bot_budget_ms,
-            bot_delay_s=bot_delay,
-            bot_workers=(os.cpu_count() or 1) if bot_workers is None else bot_workers,
-            timer_scale=scale,
-            secure_cookies=secure_cookies,
-            log_json=log_json,
-            auth_limit_per_minute=auth_limit,
-            ws_rate=ws_rate,
-            waiting_expiry_s=waiting_expiry,
-            allowed_origins=tuple(allowed_origin or ()),
-            redis_url=redis_url or None,
-            redis_prefix=redis_prefix,
-            lease_ms=lease_ms,
-        )
-        if node:
-            config = dataclasses.replace(config, node=node)
         raise_open_files_limit()
-        print(f"fourhundred serving on http://{host}:{port}/", file=sys.stderr)
+        print(f"fourhundred serving on http://{config.host}:{config.port}/", file=sys.stderr)
         uvicorn.run(
             create_app(config),
-            host=host,
-            port=port,
+            host=config.host,
+            port=config.port,
             ws_max_size=1 << 20,
             # Frames are small JSON: compressing them costs more CPU (and a
             # zlib state of hundreds of KiB per socket) than it saves.
@@ -221,25 +215,27 @@ def register(app: typer.Typer) -> None:
     def db_upgrade(
         database_url: Annotated[
             str | None,
-            typer.Option("--database-url", envvar=DB_ENV, help="As for `fourhundred serve`."),
+            typer.Option("--database-url", help=DB_HELP),
         ] = None,
     ) -> None:
         """Apply every migration not yet applied (safe to run again)."""
-        shown, revision = _upgrade_or_exit(database_url)
+        shown, revision = _upgrade_or_exit(database_url or env.database_url())
         print(f"{shown}: at revision {revision}")
 
     @db.command("current")
     def db_current(
         database_url: Annotated[
             str | None,
-            typer.Option("--database-url", envvar=DB_ENV, help="As for `fourhundred serve`."),
+            typer.Option("--database-url", help=DB_HELP),
         ] = None,
     ) -> None:
         """Print the database's revision and the newest one."""
+        import asyncio
+
         from fourhundred.store import create_engine, current_revision, head_revision
 
         async def run() -> str | None:
-            engine = create_engine(database_url)
+            engine = create_engine(database_url or env.database_url())
             try:
                 return await current_revision(engine)
             finally:

@@ -18,10 +18,13 @@ from __future__ import annotations
 import json
 import random
 import secrets
+import sys
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Final, TextIO
+from typing import Annotated, Final, TextIO
+
+import typer
 
 from fourhundred.engine import (
     BID_BASE,
@@ -38,7 +41,9 @@ from fourhundred.engine import (
     view_for,
 )
 
-__all__ = ["TerminalGame", "seat_names"]
+from .common import check_bot_name, preset_or_exit
+
+__all__ = ["TerminalGame", "register", "seat_names"]
 
 SUIT_NAMES: Final = ("Clubs", "Diamonds", "Hearts", "Spades")
 SUIT_SYMBOLS: Final = ("♣", "♦", "♥", "♠")
@@ -393,3 +398,34 @@ class TerminalGame:
                 return
         except Quit:
             return
+
+
+def play(  # noqa: PLR0917 - one parameter per command-line option
+    preset_name: Annotated[str, typer.Option("--preset", help="Rules preset.")] = "standard",
+    seat: Annotated[int, typer.Option("--seat", min=0, max=3, help="Your seat (0-3).")] = 0,
+    bots: Annotated[
+        str, typer.Option("--bots", help="The other three: heuristic, search, random or cmd:...")
+    ] = "heuristic",
+    seed: Annotated[
+        int | None, typer.Option("--seed", help="Seed of the deals (repeatable).")
+    ] = None,
+    budget_ms: Annotated[
+        int | None, typer.Option("--budget-ms", min=1, help="Bots' thinking time per decision.")
+    ] = None,
+    delay: Annotated[
+        float | None, typer.Option("--delay", min=0.0, help="Seconds to pause after each bot move.")
+    ] = None,
+) -> None:
+    """Play one game of 400 in the terminal against three bots."""
+    check_bot_name(bots)
+    settings = preset_or_exit(preset_name)
+    pause = delay if delay is not None else (0.4 if sys.stdin.isatty() else 0.0)
+    game = TerminalGame(
+        settings, seat, bots, seed, sys.stdin, sys.stdout, budget_ms=budget_ms, bot_delay=pause
+    )
+    raise typer.Exit(game.run())
+
+
+def register(app: typer.Typer) -> None:
+    """Add ``play`` to the ``fourhundred`` command."""
+    app.command()(play)

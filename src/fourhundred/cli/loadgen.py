@@ -1,5 +1,5 @@
-"""``fourhundred loadtest``: drive many tables of simulated players against a
-running server over real WebSockets and report throughput and latency.
+"""The load generator of ``fourhundred loadtest``: many tables of simulated
+players against a running server over real WebSockets.
 
 Each table has four simulated players: guests created over HTTP, one of
 whom creates a Private table (so the public lobby is not flooded); the
@@ -25,99 +25,18 @@ import re
 import socket
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
 import msgspec
-import typer
 
-if TYPE_CHECKING:  # the CLI imports this module: keep its start-up light
+from .loadstats import LoadResult, LoadStats, percentile, round2
+
+if TYPE_CHECKING:  # imported by the command only when it runs, yet kept light
     import httpx
     from websockets.asyncio.client import ClientConnection
 
-__all__ = ["LoadResult", "run_load"]
-
-
-@dataclass
-class LoadStats:
-    started: float = field(default_factory=time.monotonic)
-    actions: int = 0
-    latencies_ms: list[float] = field(default_factory=list)
-    stamps: list[float] = field(default_factory=list)
-    """When each latency was measured (``time.monotonic()``)."""
-    errors: int = 0
-    error_codes: dict[str, int] = field(default_factory=dict)
-    disconnects: int = 0
-    games_finished: int = 0
-    tables_started: int = 0
-    sockets_open: int = 0
-
-    def error(self, code: str) -> None:
-        self.errors += 1
-        self.error_codes[code] = self.error_codes.get(code, 0) + 1
-
-
-@dataclass(frozen=True)
-class LoadResult:
-    tables: int
-    duration_s: float
-    actions: int
-    actions_per_s: float
-    p50_ms: float | None
-    p95_ms: float | None
-    p99_ms: float | None
-    max_ms: float | None
-    errors: int
-    error_codes: dict[str, int]
-    disconnects: int
-    games_finished: int
-    server_rss_bytes_before: int | None
-    server_rss_bytes_during: int | None
-    windows: list[dict[str, float | None]] = field(default_factory=list)
-    """p50/p99 latency of each 10 s of the measurement (is the load steady?)."""
-
-    @property
-    def rss_per_table_bytes(self) -> float | None:
-        if self.server_rss_bytes_before is None or self.server_rss_bytes_during is None:
-            return None
-        return (self.server_rss_bytes_during - self.server_rss_bytes_before) / max(self.tables, 1)
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "tables": self.tables,
-            "sockets": 4 * self.tables,
-            "duration_s": round(self.duration_s, 2),
-            "actions": self.actions,
-            "actions_per_s": round(self.actions_per_s, 1),
-            "latency_ms": {
-                "p50": _round(self.p50_ms),
-                "p95": _round(self.p95_ms),
-                "p99": _round(self.p99_ms),
-                "max": _round(self.max_ms),
-            },
-            "errors": self.errors,
-            "error_codes": self.error_codes,
-            "disconnects": self.disconnects,
-            "games_finished": self.games_finished,
-            "server_rss_bytes_before": self.server_rss_bytes_before,
-            "server_rss_bytes_during": self.server_rss_bytes_during,
-            "server_rss_per_table_bytes": _round(self.rss_per_table_bytes),
-            "windows": self.windows,
-        }
-
-
-def _round(x: float | None) -> float | None:
-    return None if x is None else round(x, 2)
-
-
-def percentile(values: list[float], q: float) -> float | None:
-    """The ``q``-quantile (0..1) by the nearest-rank method."""
-    if not values:
-        return None
-    ordered = sorted(values)
-    k = max(0, min(len(ordered) - 1, math.ceil(q * len(ordered)) - 1))
-    return ordered[k]
+__all__ = ["check_loopback", "run_load"]
 
 
 def check_loopback(url: str) -> str:
@@ -445,8 +364,8 @@ async def run_load(
         windows.append(
             {
                 "from_s": w0,
-                "p50": _round(percentile(part, 0.5)),
-                "p99": _round(percentile(part, 0.99)),
+                "p50": round2(percentile(part, 0.5)),
+                "p99": round2(percentile(part, 0.99)),
             }
         )
     stop.set()
@@ -470,112 +389,3 @@ async def run_load(
         server_rss_bytes_during=rss_during,
         windows=windows,
     )
-
-
-def register(app: typer.Typer) -> None:
-    """Add ``fourhundred loadtest`` to the command line."""
-
-    @app.command()
-    def loadtest(
-        *,
-        url: Annotated[
-            list[str] | None,
-            typer.Option(
-                help="The server's WebSocket base URL (default ws://127.0.0.1:8400);"
-                " repeat it for the processes of a cluster."
-            ),
-        ] = None,
-        tables: int = typer.Option(50, min=1, max=5000, help="Tables of four players."),
-        duration: float = typer.Option(30.0, min=1, max=3600, help="Seconds to measure."),
-        think_ms: int = typer.Option(1000, min=0, max=60000, help="Mean pause before acting."),
-        ramp: float = typer.Option(10.0, min=0, max=600, help="Seconds to open all tables."),
-        warmup: float = typer.Option(
-            10.0, min=0, max=600, help="Seconds between the ramp and the measurement."
-        ),
-        server_pid: Annotated[
-            list[int] | None,
-            typer.Option(
-                help="The server's process id, to measure its memory per table (repeat: summed)."
-            ),
-        ] = None,
-        as_json: bool = typer.Option(False, "--json", help="Print the result as JSON."),
-    ) -> None:
-        """Drive TABLES tables of four simulated players over real WebSockets
-        (loopback only) and report actions/s, latency and errors."""
-        from rich.console import Console
-        from rich.live import Live
-        from rich.table import Table
-
-        console = Console(stderr=True)
-        urls = url or ["ws://127.0.0.1:8400"]
-        try:
-            for u in urls:
-                check_loopback(u)
-        except ValueError as e:
-            console.print(f"[red]{e}[/red]")
-            raise typer.Exit(2) from None
-
-        def render(stats: LoadStats, elapsed: float) -> Table:
-            t = Table(title=f"load test: {tables} tables, {elapsed:.0f}/{duration:.0f} s")
-            for col in ("sockets", "actions", "p50 ms", "p99 ms", "errors", "disconnects"):
-                t.add_column(col, justify="right")
-            lat = stats.latencies_ms[-5000:]
-            p50, p99 = percentile(lat, 0.5), percentile(lat, 0.99)
-            t.add_row(
-                str(stats.sockets_open),
-                str(stats.actions),
-                "-" if p50 is None else f"{p50:.1f}",
-                "-" if p99 is None else f"{p99:.1f}",
-                str(stats.errors),
-                str(stats.disconnects),
-            )
-            return t
-
-        from fourhundred.server.commands import raise_open_files_limit
-
-        limit = raise_open_files_limit()
-        if limit and limit < 4 * tables + 64:
-            console.print(
-                f"[red]{tables} tables need {4 * tables} sockets but this process may open "
-                f"only {limit} files: raise the limit (ulimit -n) or use fewer tables[/red]"
-            )
-            raise typer.Exit(2)
-        # uvloop when it is there (the server uses it too): the generator's
-        # own event loop must not be what the latency measures.
-        try:
-            import uvloop
-
-            loop_factory: Any = uvloop.new_event_loop
-        except ImportError:
-            loop_factory = None
-        with (
-            Live(console=console, refresh_per_second=2, transient=True) as live,
-            asyncio.Runner(loop_factory=loop_factory) as runner,
-        ):
-            result = runner.run(
-                run_load(
-                    urls,
-                    tables,
-                    duration,
-                    think_ms=think_ms,
-                    ramp_s=ramp,
-                    warmup_s=warmup,
-                    server_pid=server_pid,
-                    progress=lambda s, e: live.update(render(s, e)),
-                )
-            )
-        data = result.to_dict()
-        if as_json:
-            print(json.dumps(data))
-            return
-        lat = data["latency_ms"]
-        print(
-            f"servers: {len(urls)}  tables: {tables}  sockets: {4 * tables}"
-            f"  duration: {data['duration_s']} s\n"
-            f"actions: {result.actions}  actions_per_s: {data['actions_per_s']}\n"
-            f"latency_ms p50: {lat['p50']}  p95: {lat['p95']}  p99: {lat['p99']}"
-            f"  max: {lat['max']}\n"
-            f"errors: {result.errors} {result.error_codes or ''}  "
-            f"disconnects: {result.disconnects}  games finished: {result.games_finished}\n"
-            f"server rss per table: {data['server_rss_per_table_bytes']} bytes"
-        )

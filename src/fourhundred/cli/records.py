@@ -1,15 +1,7 @@
-"""The ``fourhundred`` command.
-
-Each area adds its own subcommands: this module holds the app and the
-record tools (``replay``); the bots, the terminal game and the server
-register theirs from the modules listed in ``COMMAND_MODULES``, each of
-which defines ``register(app)``. Heavy imports stay inside the commands so
-that ``fourhundred --help`` is quick.
-"""
+"""``fourhundred replay``: re-play game records and print their results."""
 
 from __future__ import annotations
 
-import importlib
 import json
 import sys
 from pathlib import Path
@@ -19,31 +11,9 @@ import typer
 
 from fourhundred.engine import FourHundredError, RecordError, replay_result
 
-COMMAND_MODULES: tuple[str, ...] = (
-    "fourhundred.server.commands",
-    "fourhundred.loadtest",
-    "fourhundred.bots.commands",
-)
-"""Modules that add subcommands (each defines ``register(app: typer.Typer)``)."""
+from .common import fail
 
-app = typer.Typer(
-    name="fourhundred",
-    help="400 (arba'meyeh), the Lebanese and Syrian partnership card game.",
-    no_args_is_help=True,
-    add_completion=False,
-    pretty_exceptions_enable=False,
-)
-
-
-@app.callback()
-def _root() -> None:
-    """400 (arba'meyeh): play, replay and serve the partnership card game."""
-
-
-def _fail(message: str, code: int = 2) -> typer.Exit:
-    """Print one line on standard error; the caller raises the result."""
-    print(message, file=sys.stderr)
-    return typer.Exit(code)
+__all__ = ["register", "replay_jsonl"]
 
 
 def _result_of_text(text: str) -> dict[str, Any]:
@@ -81,7 +51,6 @@ def replay_jsonl(source: BinaryIO, out: TextIO) -> int:
     return errors
 
 
-@app.command()
 def replay(
     record: Annotated[
         str | None,
@@ -104,30 +73,22 @@ def replay(
                 with Path(record).open("rb") as f:
                     replay_jsonl(f, sys.stdout)
         except OSError as e:
-            raise _fail(f"cannot read {record or 'standard input'}: {e}", 1) from None
+            raise fail(f"cannot read {record or 'standard input'}: {e}", 1) from None
         return
     if record is None:
-        raise _fail("hand - action -: name a record file (or use --jsonl to read standard input)")
+        raise fail("hand - action -: name a record file (or use --jsonl to read standard input)")
     try:
         text = sys.stdin.read() if record == "-" else Path(record).read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as e:
         reason = e.strerror if isinstance(e, OSError) and e.strerror else str(e)
-        raise _fail(f"hand - action -: cannot read {record}: {reason}") from None
+        raise fail(f"hand - action -: cannot read {record}: {reason}") from None
     try:
         result = _result_of_text(text)
     except RecordError as e:
-        raise _fail(str(e)) from None
+        raise fail(str(e)) from None
     print(json.dumps(result))
 
 
-for _module in COMMAND_MODULES:
-    importlib.import_module(_module).register(app)
-
-
-def main() -> None:
-    """Entry point of the ``fourhundred`` console script."""
-    app()
-
-
-if __name__ == "__main__":  # pragma: no cover
-    main()
+def register(app: typer.Typer) -> None:
+    """Add ``replay`` to the ``fourhundred`` command."""
+    app.command()(replay)

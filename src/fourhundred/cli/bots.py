@@ -1,8 +1,9 @@
-"""The bots' subcommands: ``arena``, ``analyse``, ``bot`` and ``play``.
+"""The bots' commands: ``arena``, ``analyse`` and ``bot``.
 
 Registered on the ``fourhundred`` app by :func:`register` (listed in
-``fourhundred.cli.COMMAND_MODULES``). Heavy imports stay inside the
-command bodies so that ``fourhundred --help`` stays quick.
+``fourhundred.cli.COMMAND_MODULES``); new bot tools (training, say) belong
+here too. Heavy imports stay inside the command bodies so that
+``fourhundred --help`` stays quick.
 """
 
 from __future__ import annotations
@@ -10,40 +11,16 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 if TYPE_CHECKING:
-    from .arena import ArenaReport
+    from fourhundred.bots.arena import ArenaReport
+
+from .common import check_bot_name, fail, preset_or_exit
 
 __all__ = ["register"]
-
-
-def _fail(message: str, code: int = 2) -> typer.Exit:
-    print(message, file=sys.stderr)
-    return typer.Exit(code)
-
-
-def _settings(preset_name: str) -> Any:
-    from fourhundred.engine import InvalidSettings, preset
-
-    try:
-        return preset(preset_name)
-    except InvalidSettings as e:
-        raise _fail(f"{e}; pick one with --preset") from None
-
-
-def _check_bot_name(name: str) -> None:
-    from . import BOTS, CMD_PREFIX
-
-    if name.startswith(CMD_PREFIX):
-        if not name[len(CMD_PREFIX) :].strip():
-            raise _fail(f"{name!r}: write the command after cmd:, e.g. 'cmd:python3 mybot.py'")
-        return
-    if name not in BOTS:
-        known = ", ".join(sorted(BOTS))
-        raise _fail(f"unknown bot {name!r}: use one of {known}, or cmd:COMMAND LINE")
 
 
 def _print_report(report: ArenaReport) -> None:
@@ -137,16 +114,16 @@ def arena(  # noqa: PLR0917 - one parameter per command-line option
         TimeRemainingColumn,
     )
 
-    from .arena import ArenaConfig, run_arena
+    from fourhundred.bots.arena import ArenaConfig, run_arena
 
-    _check_bot_name(a)
-    _check_bot_name(b)
+    check_bot_name(a)
+    check_bot_name(b)
     cfg = ArenaConfig(
         a=a,
         b=b,
         pairs=pairs,
         games=pairs // 10 if games is None else games,
-        settings=_settings(preset_name),
+        settings=preset_or_exit(preset_name),
         budget_ms=budget_ms,
         seed=seed,
         workers=workers,
@@ -181,7 +158,7 @@ def arena(  # noqa: PLR0917 - one parameter per command-line option
         try:
             report = run_arena(cfg, update)
         except ValueError as e:
-            raise _fail(str(e)) from None
+            raise fail(str(e)) from None
     if as_json:
         print(json.dumps(report.to_dict()))
     else:
@@ -206,19 +183,18 @@ def analyse(
     from rich.console import Console
     from rich.progress import Progress
 
+    from fourhundred.bots.analysis import analyse_record
     from fourhundred.engine import RecordError
-
-    from .analysis import analyse_record
 
     try:
         text = sys.stdin.read() if record == "-" else Path(record).read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as e:
         reason = e.strerror if isinstance(e, OSError) and e.strerror else str(e)
-        raise _fail(f"cannot read {record}: {reason}") from None
+        raise fail(f"cannot read {record}: {reason}") from None
     try:
         data = json.loads(text)
     except (json.JSONDecodeError, RecursionError) as e:
-        raise _fail(f"{record} is not valid JSON ({e})") from None
+        raise fail(f"{record} is not valid JSON ({e})") from None
     with Progress(transient=True, disable=as_json and not sys.stderr.isatty()) as progress:
         task = progress.add_task("analysing", total=None)
 
@@ -228,9 +204,9 @@ def analyse(
         try:
             result = analyse_record(data, hand=hand, deals=deals, seed=seed, progress=tick)
         except RecordError as e:
-            raise _fail(f"not a valid game record: {e}") from None
+            raise fail(f"not a valid game record: {e}") from None
         except ValueError as e:
-            raise _fail(str(e)) from None
+            raise fail(str(e)) from None
     if as_json:
         print(json.dumps(result))
         return
@@ -268,46 +244,20 @@ def bot(
 
     Other hosts and tools can then use our bots (bot-protocol.md).
     """
-    from . import BOTS, make_bot
-    from .guest import serve
+    from fourhundred.bots import BOTS, make_bot
+    from fourhundred.bots.guest import serve
 
     if name not in BOTS:
-        raise _fail(f"unknown bot {name!r}: use one of {', '.join(sorted(BOTS))}")
+        raise fail(f"unknown bot {name!r}: use one of {', '.join(sorted(BOTS))}")
     b = make_bot(name, seed=seed, budget_ms=budget_ms)
     raise typer.Exit(serve(b, name, sys.stdin, sys.stdout, sys.stderr))
 
 
-def play(  # noqa: PLR0917 - one parameter per command-line option
-    preset_name: Annotated[str, typer.Option("--preset", help="Rules preset.")] = "standard",
-    seat: Annotated[int, typer.Option("--seat", min=0, max=3, help="Your seat (0-3).")] = 0,
-    bots: Annotated[
-        str, typer.Option("--bots", help="The other three: heuristic, search, random or cmd:...")
-    ] = "heuristic",
-    seed: Annotated[
-        int | None, typer.Option("--seed", help="Seed of the deals (repeatable).")
-    ] = None,
-    budget_ms: Annotated[
-        int | None, typer.Option("--budget-ms", min=1, help="Bots' thinking time per decision.")
-    ] = None,
-    delay: Annotated[
-        float | None, typer.Option("--delay", min=0.0, help="Seconds to pause after each bot move.")
-    ] = None,
-) -> None:
-    """Play one game of 400 in the terminal against three bots."""
-    from fourhundred.play import TerminalGame
-
-    _check_bot_name(bots)
-    settings = _settings(preset_name)
-    pause = delay if delay is not None else (0.4 if sys.stdin.isatty() else 0.0)
-    game = TerminalGame(
-        settings, seat, bots, seed, sys.stdin, sys.stdout, budget_ms=budget_ms, bot_delay=pause
-    )
-    raise typer.Exit(game.run())
-
-
 def register(app: typer.Typer) -> None:
-    """Add ``arena``, ``analyse``, ``bot`` and ``play`` to the CLI."""
+    """Add the bots' commands to the ``fourhundred`` command.
+
+    A new bot tool (training, say) is a function above and one line here.
+    """
     app.command()(arena)
     app.command()(analyse)
     app.command()(bot)
-    app.command()(play)
