@@ -161,7 +161,11 @@ def check_source(source: str, path: str = "<snippet>") -> list[Finding]:
         found.add(Finding(path, line, pattern, lines[line - 1].strip() if line else ""))
 
     roots: list[ast.AST] = [tree]
-    roots += [n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef)]
+    roots += [
+        n
+        for n in ast.walk(tree)
+        if isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda)
+    ]
     for root in roots:
         scope = _Scope(root)
         for node in scope.nodes:
@@ -262,6 +266,8 @@ PLANTED: list[tuple[str, str]] = [
     ("suit-comparison", "def f(c, t):\n    s = SUIT_OF[c]\n    return s != led"),
     ("suit-comparison", "def f(c):\n    s = suit_of(c)\n    return s is Suit.HEARTS"),
     ("suit-comparison", "ok = state.led_suit != c // 13"),
+    ("suit-comparison", "trumps = sorted(cards, key=lambda c: SUIT_OF[c] == 2)"),
+    ("seat-arithmetic", "class A:\n    def f(self, s):\n        return s ^ 2"),
     (
         "suit-comparison",
         "def winner(trick):\n    best = 0\n    for i, c in enumerate(trick):\n"

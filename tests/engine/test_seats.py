@@ -63,7 +63,7 @@ def test_seat_functions_agree_with_seat() -> None:
         assert team_of(s) == TEAM_OF[s] == s.team
         assert s in team_seats(s.team)
         assert other_team(s.team) == s.next.team
-        assert [SEAT_AFTER[s][k] for k in range(4)] == [next_seat(s, k) for k in range(4)]
+        assert [SEAT_AFTER[s][k] for k in range(-3, 4)] == [next_seat(s, k) for k in range(-3, 4)]
 
 
 @pytest.mark.parametrize("dealer", SEATS)

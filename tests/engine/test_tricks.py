@@ -10,6 +10,7 @@ import random
 import pytest
 
 from fourhundred.engine import (
+    BEATERS,
     HEARTS_MASK,
     SHOWN_VOID,
     SUIT_MASKS,
@@ -133,6 +134,7 @@ def test_beaters() -> None:
                 trick = [*opening, c, other]
                 wins = winning_index(trick) == len(trick) - 1
                 assert wins == bool(beaters(c, led) >> other & 1), (c, led, other)
+    assert all(BEATERS[led][c] == beaters(c, led) for led in range(4) for c in range(52))
 
 
 def test_shown_void() -> None:

@@ -24,12 +24,13 @@ import math
 from typing import Final
 
 from fourhundred.engine import (
+    BEATERS,
     BID_BASE,
     REDEAL,
+    SEAT_AFTER,
     Action,
     View,
     bid_value,
-    next_seat,
     partner_of,
     team_of,
 )
@@ -45,7 +46,6 @@ from .knowledge import (
     SUIT_MASKS,
     SUIT_OF,
     Knowledge,
-    beaters,
     low_card,
     top_card,
     winner_index,
@@ -152,14 +152,6 @@ def trick_distribution(expected: float, sd: float = 1.1) -> list[float]:
     return out
 
 
-def _wins_with(k: Knowledge, seat: int, gain: int) -> bool:
-    """Whether ``seat``'s team would meet the target if ``seat`` scored
-    ``gain`` more (the engine's rule, on the scores of ``k``)."""
-    after = list(k.scores)
-    after[seat] += gain
-    return qualifies(k.settings, after, team_of(seat))
-
-
 def bid_from_distribution(k: Knowledge, legal: tuple[int, ...], p_make: list[float]) -> int:
     """The bid of highest expected value given ``p_make[b]``, the chance of
     taking at least ``b`` tricks. Uses the real bid values and the game
@@ -179,7 +171,10 @@ def bid_from_distribution(k: Knowledge, legal: tuple[int, ...], p_make: list[flo
 
     # What the other bids already made mean for us if the hand is played:
     # the partner's expected gain counts for us, the opponents' against us,
-    # and a bid that would win the game counts for much more.
+    # and a bid that would win the game counts for much more. Whether a bid
+    # wins the game is the engine's rule (``qualifies``), asked of ``after``:
+    # the scores with one seat's bid made.
+    after = list(scores)
     context = 0.0
     for s in range(4):
         b = k.bids[s]
@@ -191,11 +186,15 @@ def bid_from_distribution(k: Knowledge, legal: tuple[int, ...], p_make: list[flo
             continue
         v = k.values[s]
         gain = 0.4 * v
-        if _wins_with(k, s, v):
+        after[s] = scores[s] + v
+        if qualifies(st, after, team_of(s)):
             gain += 0.6 * GAME_BONUS
+        after[s] = scores[s]
         context += gain if s == partner else -gain
     best_bid = legal[0]
     best_eu = -1e9
+    team = team_of(seat)
+    won_already = qualifies(st, scores, team)
     for b in legal:
         if b == 13:
             p = p_make[13]
@@ -206,7 +205,8 @@ def bid_from_distribution(k: Knowledge, legal: tuple[int, ...], p_make: list[flo
             v = _value(k, b)
             p = p_make[b]
             win_bonus = 0.0
-            if _wins_with(k, seat, v) and not _wins_with(k, seat, 0):
+            after[seat] = my_score + v
+            if not won_already and qualifies(st, after, team):
                 win_bonus = GAME_BONUS
             # Failing from a low score can leave the partner unable to win.
             fail_cost = float(v)
@@ -250,7 +250,7 @@ def _threat(c: int, led: int, later: tuple[int, ...], outstanding: int, voids: l
         return False
     led_mask = SUIT_MASKS[led]
     few_left = (outstanding & led_mask).bit_count() <= 1
-    above = beaters(c, led)
+    above = BEATERS[led][c]
     for t in later:
         beat = above & outstanding & ~voids[t]
         # A seat that may still hold the suit led must follow it, so it can
@@ -310,7 +310,10 @@ def choose_card(  # noqa: PLR0917 - positional on the rollouts' hot path
     suits shown out of, ``bids`` / ``won`` / ``values`` by seat."""
     if not legal & (legal - 1):
         return low_card(legal)
-    partner = partner_of(seat)
+    # Seats from the engine's table, not its functions: the search bot's
+    # rollouts call this for every card.
+    around = SEAT_AFTER[seat]
+    partner = around[2]
     need = [0, 0, 0, 0]
     for s in range(4):
         n = bids[s] - won[s]
@@ -318,8 +321,8 @@ def choose_card(  # noqa: PLR0917 - positional on the rollouts' hot path
             need[s] = n
     need_me = need[seat]
     need_p = need[partner]
-    o1 = next_seat(seat)
-    o2 = next_seat(seat, -1)
+    o1 = around[1]
+    o2 = around[3]
     opp_need = need[o1] or need[o2]
     outstanding = FULL ^ gone ^ hand
     n = len(trick)
@@ -329,9 +332,9 @@ def choose_card(  # noqa: PLR0917 - positional on the rollouts' hot path
     led = SUIT_OF[trick[0]]
     wi = winner_index(trick)
     best = trick[wi]
-    wseat = next_seat(seat, wi - n)  # the leader is n seats back
+    wseat = around[wi - n]  # the leader is n seats back
     later_opps = ((o1,), (o1,), ())[n - 1]
-    mine_win = legal & beaters(best, led)
+    mine_win = legal & BEATERS[led][best]
     following = bool(legal & SUIT_MASKS[led])
 
     def lose() -> int:
@@ -400,9 +403,10 @@ def _lead(  # noqa: PLR0917 - positional on the rollouts' hot path
     need_p: int,
     opp_need: int,
 ) -> int:
-    partner = partner_of(seat)
-    o1 = next_seat(seat)
-    o2 = next_seat(seat, -1)
+    around = SEAT_AFTER[seat]
+    partner = around[2]
+    o1 = around[1]
+    o2 = around[3]
     my_h = hand & HEARTS
     out_h = outstanding & HEARTS
     opp_may_ruff = [

@@ -53,6 +53,8 @@ ABOVE: Final[tuple[int, ...]] = tuple(SUIT_MASKS[c // 13] & ~((2 << c) - 1) for 
 """``ABOVE[c]``: the cards of ``c``'s suit that outrank it."""
 BELOW: Final[tuple[int, ...]] = tuple(SUIT_MASKS[c // 13] & ((1 << c) - 1) for c in range(52))
 """``BELOW[c]``: the cards of ``c``'s suit that it outranks."""
+_NEXT: Final = tuple(next_seat(s) for s in range(4))
+"""``_NEXT[seat]``: the engine's ``next_seat``, looked up (per card played)."""
 SUIT_OF: Final[tuple[int, ...]] = tuple(c // 13 for c in range(52))
 RANK_OF: Final[tuple[int, ...]] = tuple(c % 13 for c in range(52))
 
@@ -115,11 +117,13 @@ class Knowledge:
         n_done = 0
         for t in view.tricks:
             seat = t.leader
+            shown = SHOWN_VOID[t.cards[0]] if t.cards else ()
             for c in t.cards:
                 gone |= 1 << c
                 played_by[seat] |= 1 << c
-                voids[seat] |= SHOWN_VOID[t.cards[0]][c]
-                seat = next_seat(seat)
+                if shown[c]:
+                    voids[seat] |= shown[c]
+                seat = _NEXT[seat]
             if t.winner is None:
                 trick = list(t.cards)
                 leader = t.leader

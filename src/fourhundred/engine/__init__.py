@@ -65,6 +65,7 @@ from .settings import (
 from .state import GameState, Phase, deal_masks
 from .summary import HandSummary
 from .tricks import (
+    BEATERS,
     SHOWN_VOID,
     TRICK_STRENGTH,
     Trick,
@@ -76,6 +77,7 @@ from .tricks import (
 from .view import VIEW_FORMAT, TrickView, View, state_from_view, view_for
 
 __all__ = [
+    "BEATERS",
     "BID_BASE",
     "CARD_NAMES",
     "FACE_MASK",

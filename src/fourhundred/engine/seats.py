@@ -88,8 +88,9 @@ TEAM_OF: Final[tuple[int, int, int, int]] = (0, 1, 0, 1)
 SEAT_AFTER: Final[tuple[tuple[int, ...], ...]] = tuple(
     tuple(next_seat(s, k) for k in range(4)) for s in SEATS
 )
-"""``SEAT_AFTER[seat][k]`` is ``next_seat(seat, k)`` for ``k`` in 0..3
-without a call (the seat playing ``k``-th after the leader ``seat``)."""
+"""``SEAT_AFTER[seat][k]`` is ``next_seat(seat, k)`` without a call, for
+``k`` in -3..3 (a negative ``k`` counts back, by Python's indexing): the
+seat ``k`` places after ``seat``."""
 
 
 class Seat(IntEnum):

@@ -79,6 +79,8 @@ NO_BID: Final = 0
 
 _BID: Final = Phase.BID
 _PLAY: Final = Phase.PLAY
+_NEXT: Final = tuple(next_seat(seat) for seat in range(4))
+"""``next_seat`` looked up, for the fast path (a bid, a hand's end)."""
 _TIMEOUT_BITS: Final[tuple[tuple[int, Card], ...]] = tuple((1 << c, c) for c in TIMEOUT_ORDER)
 
 
@@ -189,7 +191,7 @@ class GameState(PlayCore):
         self._core_start(hands)
         self.bids = [NO_BID] * 4
         self.n_bids = 0
-        self.turn = next_seat(self.dealer)
+        self.turn = _NEXT[self.dealer]
         self.phase = Phase.BID
 
     # ----------------------------------------------------------- legal sets
@@ -342,13 +344,13 @@ class GameState(PlayCore):
             self.thirteen_bidder = seat
         self.n_bids += 1
         if self.n_bids < 4:
-            self.turn = next_seat(seat)
+            self.turn = _NEXT[seat]
             return
         if sum(self.bids) < self.required:
             self._close_hand(thrown_in=True, redeal_request=None, deltas=(0, 0, 0, 0))
             return
         self.phase = Phase.PLAY
-        self.turn = next_seat(self.dealer)
+        self.turn = _NEXT[self.dealer]
 
     # ---------------------------------------------------------- end of hand
 
@@ -407,7 +409,8 @@ class GameState(PlayCore):
                 tuple(self.tricks_won),
                 deltas,
                 tuple(sc),
-                (self.bid_of(0), self.bid_of(1), self.bid_of(2), self.bid_of(3)),
+                # NO_BID is 0 and every bid is at least 1: `or None` is exact.
+                (b[0] or None, b[1] or None, b[2] or None, b[3] or None),
                 tuple(self.trick_winners),
             )
         )
@@ -419,9 +422,9 @@ class GameState(PlayCore):
             return
         self.hand_index += 1
         if redeal_request is None:
-            self.dealer = next_seat(d)
+            self.dealer = _NEXT[d]
         self.phase = Phase.DEAL
-        self.turn = next_seat(self.dealer)
+        self.turn = _NEXT[self.dealer]
         # The next hand's required total and first bid depend only on the
         # scores, so they are known before its deal (game-record.md, `next`).
         self.bids = [NO_BID] * 4

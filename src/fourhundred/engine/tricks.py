@@ -33,6 +33,7 @@ from .cards import DECK_SIZE, HEARTS_MASK, SUIT_MASKS, Card, CardMask, Suit
 from .seats import next_seat
 
 __all__ = [
+    "BEATERS",
     "SHOWN_VOID",
     "TRICK_STRENGTH",
     "Trick",
@@ -124,3 +125,9 @@ def beaters(c: Card, led: Suit | int) -> CardMask:
     if s == led:
         return _ABOVE[c] | HEARTS_MASK
     return SUIT_MASKS[led] | HEARTS_MASK
+
+
+BEATERS: Final[tuple[tuple[CardMask, ...], ...]] = tuple(
+    tuple(beaters(c, led) for c in range(DECK_SIZE)) for led in range(4)
+)
+"""``BEATERS[led][c]`` is ``beaters(c, led)`` without a call."""
