@@ -11,11 +11,17 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import multiprocessing
+import secrets
 from typing import Protocol
 
 from fourhundred.engine import Action, View
 
-__all__ = ["BotFailed", "BotRunner", "PoolBotRunner"]
+from .logs import get_logger
+from .metrics import Metrics
+
+__all__ = ["BotFailed", "BotRunner", "PoolBotRunner", "bot_turn"]
+
+log = get_logger("fourhundred.bots")
 
 
 class BotFailed(Exception):
@@ -105,3 +111,24 @@ class PoolBotRunner:
         if self._pool is not None:
             self._pool.shutdown(wait=False, cancel_futures=True)
             self._pool = None
+
+
+async def bot_turn(
+    runner: BotRunner, bot: str, view: View, *, pace_s: float, metrics: Metrics
+) -> Action | None:
+    """A bot's move at a table: its choice (None when it failed; the table
+    then plays the timeout action), given no sooner than ``pace_s`` after
+    it was asked, so people can follow the game."""
+    loop = asyncio.get_running_loop()
+    t0 = loop.time()
+    action: Action | None
+    try:
+        action = await runner.choose(bot, view, secrets.randbits(32))
+    except BotFailed as e:
+        log.warning("bot_failed", bot=bot, error=str(e))
+        action = None
+    elapsed = loop.time() - t0
+    metrics.bot_seconds.observe(elapsed)
+    if elapsed < pace_s:
+        await asyncio.sleep(pace_s - elapsed)
+    return action

@@ -15,9 +15,7 @@ Commands are the client's table messages (:mod:`.protocol`) from a
 
 from __future__ import annotations
 
-import random
-from collections.abc import Callable, Collection, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable, Sequence
 from typing import Any, Final
 
 from fourhundred.engine import (
@@ -40,9 +38,21 @@ from fourhundred.engine import (
 
 from . import events as ev
 from . import protocol as p
+from .commands import (
+    SERVER,
+    BotMove,
+    Command,
+    Expire,
+    Facts,
+    Person,
+    PersonCommand,
+    Server,
+    Start,
+    TurnTimeout,
+)
 from .errors import CommandError, from_engine
 from .events import By, Event, Player
-from .results import Ratings, charge, game_over
+from .results import charge, game_over
 from .room import TableModel
 
 __all__ = [
@@ -63,78 +73,6 @@ __all__ = [
 
 SUBSTITUTE_AFTER: Final = 3
 """Consecutive timeouts after which a bot takes the seat."""
-
-
-@dataclass(frozen=True, slots=True)
-class Person:
-    """A connected person (a player or a spectator)."""
-
-    user_id: str
-    name: str
-
-
-@dataclass(frozen=True, slots=True)
-class Server:
-    """The server acting on its own: the turn timer, a bot, an expiry."""
-
-
-SERVER: Final = Server()
-
-
-@dataclass(frozen=True, slots=True)
-class TurnTimeout:
-    """The turn timer ran out: the server plays for the seat to act."""
-
-
-@dataclass(frozen=True, slots=True)
-class BotMove:
-    """A bot's choice for the seat to act (None: it failed to choose)."""
-
-    action: Action | None
-
-
-@dataclass(frozen=True, slots=True)
-class Expire:
-    """Nobody has had this waiting room open for the expiry time."""
-
-
-@dataclass(frozen=True, slots=True)
-class Start:
-    """The table's actor started: a table created full (Ranked) begins."""
-
-
-PersonCommand = (
-    p.Sit
-    | p.Leave
-    | p.Ready
-    | p.Configure
-    | p.Move
-    | p.AddBot
-    | p.Remove
-    | p.Bid
-    | p.Play
-    | p.Redeal
-    | p.Reclaim
-)
-Command = PersonCommand | TurnTimeout | BotMove | Expire | Start
-
-
-@dataclass(frozen=True, slots=True)
-class Facts:
-    """What a decision needs from outside the table."""
-
-    rng: random.Random
-    """Deals and the first dealer (``secrets.SystemRandom`` when serving)."""
-    bot: str
-    """The server's bot: it fills seats and stands in for absent players."""
-    bots: Collection[str]
-    """Every bot a host may add."""
-    ratings: Ratings = field(default_factory=dict)
-    """(mu, sigma) of the people seated (and of a person sitting down)."""
-    sitter: Player | None = None
-    """For ``sit``: the person as the room will show them."""
-    elsewhere: str | None = None
-    """For ``sit``: the table the person already sits at, if any."""
 
 
 class _Work:

@@ -3,7 +3,11 @@ apps in one process (tests) do not collide."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, generate_latest
+
+from .events import Bid, Event, Play, Redeal
 
 __all__ = ["Metrics"]
 
@@ -45,6 +49,21 @@ class Metrics:
         self.games_finished = Counter(
             "fourhundred_games_finished", "Games that ended", ["reason"], registry=r
         )
+
+    def count_moves(self, events: Iterable[Event]) -> None:
+        """Count the moves among a command's events (and the timer's)."""
+        for e in events:
+            if isinstance(e, Bid):
+                kind, by = "bid", e.by
+            elif isinstance(e, Play):
+                kind, by = "card", e.by
+            elif isinstance(e, Redeal):
+                kind, by = "redeal", "player"
+            else:
+                continue
+            self.actions.labels(kind, by).inc()
+            if by == "timeout":
+                self.timeouts.inc()
 
     def render(self) -> bytes:
         return generate_latest(self.registry)

@@ -10,93 +10,44 @@ to the store **before** anyone hears of them; only then does the table
 change, every watcher get one ``event`` frame per event (with its own view
 after *that* event) and the sender its ``ack``.
 
-The actor depends only on small interfaces (:class:`TableLog` for storage,
-:class:`Watcher` for connections, ``Clock``, ``BotRunner``), so one process
-and several run the same actor: a remote watcher is a :class:`Watcher` whose
-``send`` goes to another process, and the store's commit is guarded by the
-table's version.
+Its dependencies are small interfaces (:mod:`.ports`), so one process and
+several run the same actor.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import secrets
 from collections import deque
-from collections.abc import Callable, Collection, Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Final, Literal, Protocol
+from typing import Any, Literal
 
 import msgspec
 
 from fourhundred.bots import BOTS
-from fourhundred.engine import Action, view_for
-from fourhundred.store import Commit, StoredEvent, User, VersionConflict
+from fourhundred.engine import Action, View, view_for
+from fourhundred.store import StoredEvent, VersionConflict
 
 from . import frames
 from . import protocol as p
-from .botpool import BotFailed, BotRunner
+from .botpool import bot_turn
+from .catchup import EventBuffer
 from .chat import ChatRoom
-from .clock import Clock
-from .config import ServerConfig
-from .decide import (
-    SERVER,
-    BotMove,
-    Command,
-    Expire,
-    Facts,
-    Person,
-    Server,
-    Start,
-    TurnTimeout,
-    decide,
-)
+from .commands import SERVER, BotMove, Command, Expire, Person, Server, Start, TurnTimeout
+from .decide import decide
 from .errors import CommandError
-from .events import ACTION_EVENTS, ROOM_EVENTS, Event, Player, from_stored
+from .events import ROOM_EVENTS, Event
+from .facts import FactSource
 from .logs import get_logger
-from .metrics import Metrics
 from .persist import commit_for, deadline_after
-from .ratings import display
+from .ports import TableDeps, TableLog, Watcher
 from .room import TableModel
+from .turnclock import TurnClock
 
 __all__ = ["MailKind", "TableActor", "TableDeps", "TableLog", "Watcher"]
 
 log = get_logger("fourhundred.table")
-
-_RNG: Final = secrets.SystemRandom()
-
-
-class Watcher(Protocol):
-    """A connection attached to a table, as the actor sees it."""
-
-    user_id: str
-    user_name: str
-
-    def send(self, data: bytes) -> None:
-        """Queue one frame for this connection (never blocks)."""
-        ...
-
-
-class TableLog(Protocol):
-    """What the actor needs from storage."""
-
-    async def commit(self, c: Commit) -> None: ...
-
-    async def get_users(self, user_ids: Iterable[str]) -> dict[str, User]: ...
-
-    async def seated_table(self, user_id: str) -> str | None: ...
-
-
-@dataclass(slots=True)
-class TableDeps:
-    log: TableLog
-    clock: Clock
-    bots: BotRunner
-    metrics: Metrics
-    config: ServerConfig
-    mutes: Callable[[str], Collection[str]] = lambda _user: ()
-    """The users a user has muted."""
-    on_stop: Callable[[TableActor], None] = lambda _actor: None
 
 
 MailKind = Literal["cmd", "join", "detach", "bot"]
@@ -135,16 +86,14 @@ class TableActor:
         self._buffer = EventBuffer(deps.config.event_buffer)
         for stored in recent:
             self._buffer.add_stored(stored)
-        self._deadline: float | None = None
-        self.deadline_ms: int | None = None
+        self.turn = TurnClock(deps.clock)
         if remaining_ms is not None and model.in_play:
-            self._set_deadline(remaining_ms)
+            self.turn.start(remaining_ms)
         self._bot_task: asyncio.Task[None] | None = None
         self._bot_version = -1
         self._task: asyncio.Task[None] | None = None
         self._chat = ChatRoom(model.id)
-        self._ratings: dict[str, tuple[float, float]] = {}
-        """(mu, sigma) of the people seated here, fetched when first needed."""
+        self._facts = FactSource(deps.log, deps.config.bot, BOTS.keys())
         self._idle_since = deps.clock.monotonic()
         self.stopped = False
 
@@ -174,6 +123,11 @@ class TableActor:
         """Queue a command for the actor (never blocks)."""
         self._mail.append(_Mail(kind, watcher, msg, **kw))
         self._wake.set()
+
+    @property
+    def deadline_ms(self) -> int | None:
+        """When the running turn ends, on the wall clock (None: no turn)."""
+        return self.turn.deadline_ms
 
     @property
     def finished(self) -> bool:
@@ -218,10 +172,11 @@ class TableActor:
         a finished table) and say how long to sleep until it next matters."""
         now = self.deps.clock.monotonic()
         idle = not self.watchers and not self._mail
-        if self._deadline is not None:
-            if now < self._deadline:
-                return self._deadline - now
-            self._deadline = None
+        left = self.turn.left()
+        if left is not None:
+            if left > 0:
+                return left
+            self.turn.pause()
             await self._server_act(TurnTimeout(), retry_s=1.0)
         elif self.finished:
             linger = self.deps.config.finished_linger_s
@@ -280,7 +235,7 @@ class TableActor:
     ) -> bool:
         """Decide ``cmd`` and commit what it causes (``CommandError`` when it
         is refused or cannot be saved). True if anything changed."""
-        events = decide(self.model, who, cmd, await self._facts(who, cmd))
+        events = decide(self.model, who, cmd, await self._facts.facts(self.model, who, cmd))
         if events:
             await self._commit(events, w, cmd_id, t0)
         elif w is not None and cmd_id is not None:
@@ -297,34 +252,8 @@ class TableActor:
             log.warning("server_command_not_saved", table=self.id, error=e.message)
             if retry_s is not None:
                 self._bot_version = -1
-                self._deadline = self.deps.clock.monotonic() + retry_s
+                self.turn.retry_in(retry_s)
             return False
-
-    async def _facts(self, who: Person | Server, cmd: Command) -> Facts:
-        m = self.model
-        sitter = elsewhere = None
-        store = self.deps.log
-        want = set(m.user_ids()) if m.status == "playing" else set()
-        if isinstance(cmd, p.Sit) and isinstance(who, Person):
-            elsewhere = await store.seated_table(who.user_id)
-            want.add(who.user_id)
-        missing = want - self._ratings.keys()
-        if missing:
-            users = await store.get_users(missing)
-            self._ratings.update({u.id: (u.mu, u.sigma) for u in users.values()})
-            if isinstance(cmd, p.Sit) and isinstance(who, Person):
-                u = users.get(who.user_id)
-                guest = u is None or u.guest
-                rating = None if u is None or u.guest else display(u.mu)
-                sitter = Player(id=who.user_id, name=who.name, guest=guest, rating=rating)
-        return Facts(
-            rng=_RNG,
-            bot=self.deps.config.bot,
-            bots=BOTS.keys(),
-            ratings=self._ratings,
-            sitter=sitter,
-            elsewhere=elsewhere,
-        )
 
     # -------------------------------------------------------------- commit
 
@@ -349,7 +278,7 @@ class TableActor:
                 same = steps[-1] if steps and not isinstance(e, ROOM_EVENTS) else None
                 steps.append(frames.Step(new, public, users, same))
         timer_ms = round(new.timer * 1000 * self.deps.config.timer_scale)
-        deadline_ms = deadline_after(new, events, self.deadline_ms, now_ms, timer_ms)
+        deadline_ms = deadline_after(new, events, self.turn.deadline_ms, now_ms, timer_ms)
         commit = commit_for(
             self.model,
             new,
@@ -358,7 +287,7 @@ class TableActor:
             deadline_ms=deadline_ms,
             node=self.deps.config.node,
             watching=users,
-            known=self._ratings,
+            known=self._facts.ratings,
         )
         try:
             await self.deps.log.commit(commit)
@@ -371,10 +300,7 @@ class TableActor:
             ) from None
         was_over = self.model.status == "over"
         self.model = new
-        if deadline_ms is None:
-            self._deadline = self.deadline_ms = None
-        elif deadline_ms != self.deadline_ms:
-            self._set_deadline(deadline_ms - now_ms, deadline_ms)
+        self.turn.follow(deadline_ms, now_ms)
         for stored, public in zip(commit.events, publics, strict=True):
             self._buffer.add(stored.version, public)
         self._broadcast(steps)
@@ -389,25 +315,13 @@ class TableActor:
 
     def _count(self, events: Sequence[Event], was_over: bool, t0: float | None) -> None:
         metrics = self.deps.metrics
-        for e in events:
-            if isinstance(e, ACTION_EVENTS):
-                by = getattr(e, "by", "player")
-                metrics.actions.labels(e.__struct_config__.tag, by).inc()
-                if by == "timeout":
-                    metrics.timeouts.inc()
+        metrics.count_moves(events)
         if t0 is not None:
             metrics.command_seconds.observe(self.deps.clock.monotonic() - t0)
         result = self.model.result
         if result is not None and not was_over:
             metrics.games_finished.labels(result.reason).inc()
             log.info("game_over", table=self.id, winner=result.winner, reason=result.reason)
-
-    def _set_deadline(self, remaining_ms: int, deadline_ms: int | None = None) -> None:
-        remaining_ms = max(0, remaining_ms)
-        self._deadline = self.deps.clock.monotonic() + remaining_ms / 1000
-        self.deadline_ms = (
-            deadline_ms if deadline_ms is not None else self.deps.clock.now_ms() + remaining_ms
-        )
 
     # ---------------------------------------------------------------- bots
 
@@ -420,19 +334,9 @@ class TableActor:
         view = view_for(m.game, m.game.turn)
         self._bot_task = asyncio.create_task(self._think(m.version, bot, view))
 
-    async def _think(self, version: int, bot: str, view: Any) -> None:
-        t0 = self.deps.clock.monotonic()
-        action: Action | None
-        try:
-            action = await self.deps.bots.choose(bot, view, secrets.randbits(32))
-        except BotFailed as e:
-            log.warning("bot_failed", table=self.id, bot=bot, error=str(e))
-            action = None
-        elapsed = self.deps.clock.monotonic() - t0
-        self.deps.metrics.bot_seconds.observe(elapsed)
-        delay = self.deps.config.bot_delay_s - elapsed
-        if delay > 0:
-            await asyncio.sleep(delay)
+    async def _think(self, version: int, bot: str, view: View) -> None:
+        pace = self.deps.config.bot_delay_s
+        action = await bot_turn(self.deps.bots, bot, view, pace_s=pace, metrics=self.deps.metrics)
         self.submit("bot", version=version, action=action)
 
     # ------------------------------------------------------- join, detach
@@ -509,25 +413,18 @@ class TableActor:
     def _connected(self) -> set[int]:
         return frames.connected_seats(self.model, self._users())
 
-    def _clock(self) -> dict[str, Any] | None:
-        m = self.model
-        if self._deadline is None or not m.in_play or m.game is None:
-            return None
-        remaining = max(0, round((self._deadline - self.deps.clock.monotonic()) * 1000))
-        return {
-            "seat": m.game.turn,
-            "timer": m.timer,
-            "remaining_ms": remaining,
-            "deadline_ms": self.deadline_ms,
-        }
-
     def _sync(self, w: Watcher, last_version: int | None) -> bytes:
         m = self.model
         player = m.role_seat(w.user_id) is not None
         chat = self._chat.history(player=player, muted=self.deps.mutes(w.user_id))
         events = self._buffer.since(last_version, m.version)
         return frames.sync(
-            m, w.user_id, users=self._users(), events=events, clock=self._clock(), chat=chat
+            m,
+            w.user_id,
+            users=self._users(),
+            events=events,
+            clock=self.turn.shown(self.model),
+            chat=chat,
         )
 
     def _broadcast(self, steps: Sequence[frames.Step]) -> None:
@@ -535,7 +432,7 @@ class TableActor:
             return
         # Intermediate positions of a command pass at once: only the last
         # event's state has a running turn.
-        clock = frames.raw(self._clock())
+        clock = frames.raw(self.turn.shown(self.model))
         last = len(steps) - 1
         for w in list(self.watchers):
             for i, step in enumerate(steps):
@@ -549,45 +446,3 @@ class TableActor:
     ) -> None:
         self.deps.metrics.ws_errors.labels(e.code).inc()
         w.send(frames.refusal(cmd_id, e, self.model.version if version == -1 else version))
-
-
-class EventBuffer:
-    """The last public events of a table, for clients that come back: a
-    ``catchup`` from their last version instead of a whole ``snapshot``.
-
-    Kept lean, since every live table holds one: the encoded events only (no
-    version beside each: they are consecutive, ending at ``last``).
-
-    >>> b = EventBuffer(2)
-    >>> for v in (1, 2, 3):
-    ...     b.add(v, msgspec.Raw(b'{"kind":"x"}'))
-    >>> [v for v, _ in b.since(1, 3)], b.since(0, 3), b.since(3, 3)
-    ([2, 3], None, [])
-    """
-
-    __slots__ = ("_events", "_last")
-
-    def __init__(self, size: int) -> None:
-        self._events: deque[bytes] = deque(maxlen=size)
-        self._last = 0
-
-    def add(self, version: int, public: msgspec.Raw) -> None:
-        if version != self._last + 1:
-            self._events.clear()
-        self._events.append(bytes(public))
-        self._last = version
-
-    def add_stored(self, stored: StoredEvent) -> None:
-        self.add(stored.version, frames.raw(from_stored(stored.kind, stored.data).public()))
-
-    def since(self, last_version: int | None, version: int) -> list[tuple[int, msgspec.Raw]] | None:
-        """The events after ``last_version`` (None: too old, or unknown)."""
-        if not last_version or last_version > version:
-            return None  # 0 (seen nothing) or a version the table never had
-        if last_version == version:
-            return []
-        first = self._last - len(self._events) + 1
-        if not self._events or self._last != version or first > last_version + 1:
-            return None
-        skip = last_version + 1 - first
-        return [(first + i, msgspec.Raw(e)) for i, e in enumerate(self._events) if i >= skip]

@@ -1,0 +1,56 @@
+"""What a table actor needs from the rest of the process, as small
+interfaces: storage (:class:`TableLog`), connections (:class:`Watcher`), and
+the bundle of its dependencies (:class:`TableDeps`). One process and several
+run the same actor: a remote watcher is a ``Watcher`` whose ``send`` goes to
+another process."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Collection, Iterable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Protocol
+
+from fourhundred.store import Commit, User
+
+from .botpool import BotRunner
+from .clock import Clock
+from .config import ServerConfig
+from .metrics import Metrics
+
+if TYPE_CHECKING:
+    from .table import TableActor
+
+__all__ = ["TableDeps", "TableLog", "Watcher"]
+
+
+class Watcher(Protocol):
+    """A connection attached to a table, as the actor sees it."""
+
+    user_id: str
+    user_name: str
+
+    def send(self, data: bytes) -> None:
+        """Queue one frame for this connection (never blocks)."""
+        ...
+
+
+class TableLog(Protocol):
+    """What the actor needs from storage."""
+
+    async def commit(self, c: Commit) -> None: ...
+
+    async def get_users(self, user_ids: Iterable[str]) -> dict[str, User]: ...
+
+    async def seated_table(self, user_id: str) -> str | None: ...
+
+
+@dataclass(slots=True)
+class TableDeps:
+    log: TableLog
+    clock: Clock
+    bots: BotRunner
+    metrics: Metrics
+    config: ServerConfig
+    mutes: Callable[[str], Collection[str]] = lambda _user: ()
+    """The users a user has muted."""
+    on_stop: Callable[[TableActor], None] = lambda _actor: None
