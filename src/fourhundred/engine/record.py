@@ -165,43 +165,56 @@ def replay(record: GameRecord | object) -> GameState:
             raise RecordError(f"dealer should be seat {state.dealer}", i)
         state.deal(_deal_masks(hand, i))
         if hand.redeal_request is not None:
-            seat = hand.redeal_request
-            # A redeal hand holds nothing else; whether the seat may ask is
-            # the engine's rule (`can_redeal`), not the record's.
-            if hand.bids or hand.plays or not 0 <= seat <= 3 or not state.can_redeal(seat):
-                raise RecordError("redeal request not allowed", i)
-            state.request_redeal(seat)
+            _replay_redeal(state, hand, i)
             continue
-        for a, b in enumerate(hand.bids):
-            if state.phase is not Phase.BID:
-                raise RecordError("the hand has more than four bids", i, a)
-            try:
-                state.bid(b)
-            except IllegalAction:
-                raise RecordError(f"bid {b!r} by seat {state.turn} is not legal", i, a) from None
+        _replay_bids(state, hand, i)
         if state.phase is Phase.BID:
             if hand.plays:
                 raise RecordError("a card is played before the bidding is complete", i, 4)
             if i != last:
                 raise RecordError("hand is missing bids", i, len(hand.bids))
             continue
-        thrown_in = state.phase is not Phase.PLAY
-        for k, c in enumerate(hand.plays):
-            a = 4 + k
-            if thrown_in:
-                raise RecordError("thrown-in hand has plays", i, a)
-            if state.phase is not Phase.PLAY or state.hand_index != i:
-                raise RecordError("the hand is already over", i, a)
-            seat = state.turn
-            if not is_card_name(c):
-                raise RecordError(f"card {c!r} by seat {seat} is not legal", i, a)
-            try:
-                state.play(card_from_name(c))
-            except IllegalAction:
-                raise RecordError(f"card {c!r} by seat {seat} is not legal", i, a) from None
+        _replay_plays(state, hand, i)
         if state.phase is Phase.PLAY and i != last:
             raise RecordError("hand is missing plays", i, 4 + len(hand.plays))
     return state
+
+
+def _replay_redeal(state: GameState, hand: HandRecord, i: int) -> None:
+    seat = hand.redeal_request
+    assert seat is not None
+    # A redeal hand holds nothing else; whether the seat may ask is the
+    # engine's rule (`can_redeal`), not the record's.
+    if hand.bids or hand.plays or not 0 <= seat <= 3 or not state.can_redeal(seat):
+        raise RecordError("redeal request not allowed", i)
+    state.request_redeal(seat)
+
+
+def _replay_bids(state: GameState, hand: HandRecord, i: int) -> None:
+    for a, b in enumerate(hand.bids):
+        if state.phase is not Phase.BID:
+            raise RecordError("the hand has more than four bids", i, a)
+        try:
+            state.bid(b)
+        except IllegalAction:
+            raise RecordError(f"bid {b!r} by seat {state.turn} is not legal", i, a) from None
+
+
+def _replay_plays(state: GameState, hand: HandRecord, i: int) -> None:
+    thrown_in = state.phase is not Phase.PLAY
+    for k, c in enumerate(hand.plays):
+        a = 4 + k
+        if thrown_in:
+            raise RecordError("thrown-in hand has plays", i, a)
+        if state.phase is not Phase.PLAY or state.hand_index != i:
+            raise RecordError("the hand is already over", i, a)
+        seat = state.turn
+        if not is_card_name(c):
+            raise RecordError(f"card {c!r} by seat {seat} is not legal", i, a)
+        try:
+            state.play(card_from_name(c))
+        except IllegalAction:
+            raise RecordError(f"card {c!r} by seat {seat} is not legal", i, a) from None
 
 
 def replay_result(record: GameRecord | object) -> dict[str, Any]:
