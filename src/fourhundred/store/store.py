@@ -1,32 +1,38 @@
 """The store: every read and write the server makes, over SQLAlchemy async.
 
-The table actor writes through :meth:`Store.commit`: a table's new events,
-its row and (at the end of a game) the players' results and ratings in one
-transaction, guarded by the table's version so that two writers can never
-both extend the same log (the lease of issue 6 relies on it).
-
-On SQLite, which has one writer at a time, commits are grouped: the commits
-of every table that arrive while a transaction is being written go together
-in the next one (each still all or nothing: a table's update that finds
-another version writes nothing of that commit). Each ``commit`` call still
-returns only once its own transaction is durable, so the actor never
-broadcasts an event that is not stored.
+The table actor writes through :meth:`Store.commit` (:mod:`.commits`: one
+version-guarded transaction per command, grouped on SQLite); the values read
+and written are in :mod:`.rows`.
 """
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
-from collections.abc import AsyncIterator, Iterable, Sequence
-from dataclasses import dataclass, field
-from typing import Any, Final
+from collections.abc import Iterable, Sequence
 
 import sqlalchemy as sa
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from . import models as m
+from .commits import Writer
 from .database import create_engine, upgrade
+from .rows import (
+    DEFAULT_MU,
+    DEFAULT_SIGMA,
+    Commit,
+    GamePlayer,
+    StoredEvent,
+    TableRow,
+    User,
+    UsernameTaken,
+    UserUpdate,
+    VersionConflict,
+    player_of,
+    storable,
+    table_of,
+    user_of,
+)
 
 __all__ = [
     "DEFAULT_MU",
@@ -42,199 +48,6 @@ __all__ = [
     "VersionConflict",
 ]
 
-DEFAULT_MU: Final = 25.0
-DEFAULT_SIGMA: Final = 25.0 / 3.0
-
-
-class UsernameTaken(ValueError):
-    """Registration with a username that exists (compared case-insensitively)."""
-
-
-class VersionConflict(RuntimeError):
-    """A commit found the table at another version than expected: some other
-    writer owns it. Nothing was written."""
-
-
-class _Mismatch(Exception):
-    """A grouped update matched fewer rows than commits: roll the group back."""
-
-
-@dataclass(frozen=True, slots=True)
-class User:
-    id: str
-    name: str
-    username: str | None
-    guest: bool
-    created_ms: int
-    mu: float = DEFAULT_MU
-    sigma: float = DEFAULT_SIGMA
-    rated_games: int = 0
-    games: int = 0
-    wins: int = 0
-    bids_made: int = 0
-    bids: int = 0
-    password_hash: str | None = field(default=None, repr=False)
-
-
-def _storable(text: str) -> bool:
-    """Whether ``text`` can be looked up at all: PostgreSQL text cannot hold
-    NUL, so such an id (a guess, a fuzzer) simply matches nothing, on every
-    database alike, instead of failing the query."""
-    return "\x00" not in text
-
-
-@dataclass(frozen=True, slots=True)
-class StoredEvent:
-    """One entry of a table's event log."""
-
-    version: int
-    kind: str
-    data: dict[str, Any]
-    at_ms: int
-
-
-@dataclass(slots=True)
-class TableRow:
-    id: str
-    kind: str
-    status: str
-    invite: str | None
-    host: str | None
-    version: int
-    summary: dict[str, Any]
-    open_seats: int
-    created_ms: int
-    updated_ms: int
-    deadline_ms: int | None = None
-    owner: str | None = None
-    finished_ms: int | None = None
-    rated: bool = False
-    winner: int | None = None
-    reason: str | None = None
-    scores: list[int] | None = None
-    hands: int | None = None
-    record: dict[str, Any] | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class GamePlayer:
-    table_id: str
-    seat: int
-    user_id: str | None
-    bot: str | None
-    score: int
-    won: bool
-    rating_before: int | None
-    rating_after: int | None
-    bids_made: int
-    bids: int
-    finished_ms: int
-
-
-@dataclass(frozen=True, slots=True)
-class UserUpdate:
-    """Changes to a user at the end of a game (counters are increments)."""
-
-    user_id: str
-    mu: float | None = None
-    sigma: float | None = None
-    rated_games: int = 0
-    games: int = 0
-    wins: int = 0
-    bids_made: int = 0
-    bids: int = 0
-
-
-@dataclass(slots=True)
-class Commit:
-    """What one accepted command changes, written atomically."""
-
-    table_id: str
-    expect_version: int
-    events: Sequence[StoredEvent]
-    fields: dict[str, Any]
-    """Columns of the ``tables`` row to set (``version`` is set from the events)."""
-    seats: Sequence[tuple[int, str, bool]] | None = None
-    """When given, the table's seats replace the stored ones: (seat, user, active)."""
-    players: Sequence[GamePlayer] = ()
-    users: Sequence[UserUpdate] = ()
-
-
-def _event_rows(c: Commit) -> list[dict[str, Any]]:
-    return [
-        {
-            "table_id": c.table_id,
-            "version": e.version,
-            "kind": e.kind,
-            "data": e.data,
-            "at_ms": e.at_ms,
-        }
-        for e in c.events
-    ]
-
-
-def _is_move(c: Commit) -> bool:
-    """A commit of new events and some of the table's columns, nothing else."""
-    return bool(c.events) and c.seats is None and not c.players and not c.users
-
-
-def _user(row: Any) -> User:
-    return User(
-        id=row.id,
-        name=row.name,
-        username=row.username,
-        guest=row.guest,
-        created_ms=row.created_ms,
-        mu=row.mu,
-        sigma=row.sigma,
-        rated_games=row.rated_games,
-        games=row.games,
-        wins=row.wins,
-        bids_made=row.bids_made,
-        bids=row.bids,
-        password_hash=row.password_hash,
-    )
-
-
-def _table(row: Any) -> TableRow:
-    return TableRow(
-        id=row.id,
-        kind=row.kind,
-        status=row.status,
-        invite=row.invite,
-        host=row.host,
-        version=row.version,
-        summary=row.summary,
-        open_seats=row.open_seats,
-        created_ms=row.created_ms,
-        updated_ms=row.updated_ms,
-        deadline_ms=row.deadline_ms,
-        owner=row.owner,
-        finished_ms=row.finished_ms,
-        rated=row.rated,
-        winner=row.winner,
-        reason=row.reason,
-        scores=row.scores,
-        hands=row.hands,
-        record=row.record,
-    )
-
-
-def _player(row: Any) -> GamePlayer:
-    return GamePlayer(
-        table_id=row.table_id,
-        seat=row.seat,
-        user_id=row.user_id,
-        bot=row.bot,
-        score=row.score,
-        won=row.won,
-        rating_before=row.rating_before,
-        rating_after=row.rating_after,
-        bids_made=row.bids_made,
-        bids=row.bids,
-        finished_ms=row.finished_ms,
-    )
-
 
 class Store:
     """The server's database. Create with :meth:`open`; close with :meth:`close`."""
@@ -242,11 +55,7 @@ class Store:
     def __init__(self, engine: AsyncEngine) -> None:
         self.engine = engine
         self.is_sqlite = engine.dialect.name == "sqlite"
-        # SQLite has one writer at a time; queueing here is faster and
-        # clearer than retrying on "database is locked".
-        self._write_lock = asyncio.Lock()
-        self._pending: list[tuple[Commit, asyncio.Future[None]]] = []
-        self._flusher: asyncio.Task[None] | None = None
+        self._writer = Writer(engine)
 
     @classmethod
     async def open(cls, url: str | None, *, migrate: bool = True) -> Store:
@@ -260,14 +69,8 @@ class Store:
     async def close(self) -> None:
         await self.engine.dispose()
 
-    @contextlib.asynccontextmanager
-    async def _write(self) -> AsyncIterator[AsyncConnection]:
-        if self.is_sqlite:
-            async with self._write_lock, self.engine.begin() as conn:
-                yield conn
-        else:
-            async with self.engine.begin() as conn:
-                yield conn
+    def _write(self) -> contextlib.AbstractAsyncContextManager[AsyncConnection]:
+        return self._writer.write()
 
     async def ping(self) -> None:
         """Raise if the database does not answer."""
@@ -318,28 +121,28 @@ class Store:
         return user
 
     async def get_user(self, user_id: str) -> User | None:
-        if not _storable(user_id):
+        if not storable(user_id):
             return None
         async with self.engine.connect() as conn:
             row = (await conn.execute(m.users.select().where(m.users.c.id == user_id))).first()
-        return None if row is None else _user(row)
+        return None if row is None else user_of(row)
 
     async def get_users(self, user_ids: Iterable[str]) -> dict[str, User]:
-        ids = [i for i in set(user_ids) if _storable(i)]
+        ids = [i for i in set(user_ids) if storable(i)]
         if not ids:
             return {}
         async with self.engine.connect() as conn:
             rows = (await conn.execute(m.users.select().where(m.users.c.id.in_(ids)))).all()
-        return {r.id: _user(r) for r in rows}
+        return {r.id: user_of(r) for r in rows}
 
     async def get_user_by_username(self, username: str) -> User | None:
-        if not _storable(username):
+        if not storable(username):
             return None
         async with self.engine.connect() as conn:
             row = (
                 await conn.execute(m.users.select().where(m.users.c.username == username.lower()))
             ).first()
-        return None if row is None else _user(row)
+        return None if row is None else user_of(row)
 
     async def set_rating(self, user_id: str, mu: float, sigma: float) -> None:
         async with self._write() as conn:
@@ -359,7 +162,7 @@ class Store:
                     .limit(limit)
                 )
             ).all()
-        return [_user(r) for r in rows]
+        return [user_of(r) for r in rows]
 
     # --------------------------------------------------------- sessions
 
@@ -387,7 +190,7 @@ class Store:
                     .where(s.token_hash == token_hash, s.expires_ms > now_ms)
                 )
             ).first()
-        return None if row is None else _user(row)
+        return None if row is None else user_of(row)
 
     async def delete_session(self, token_hash: str) -> None:
         async with self._write() as conn:
@@ -425,157 +228,21 @@ class Store:
         players and their ratings) in one transaction. Raises
         :class:`VersionConflict`, writing nothing, if the table is not at
         ``c.expect_version``. Returns once the transaction is committed."""
-        if not self.is_sqlite:
-            async with self._write() as conn:
-                await self._apply(conn, c)
-            return
-        fut: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        self._pending.append((c, fut))
-        if self._flusher is None or self._flusher.done():
-            self._flusher = asyncio.create_task(self._flush_commits(), name="store-commits")
-        await fut
-
-    async def _flush_commits(self) -> None:
-        """Write the waiting commits, a transaction per group, until none wait."""
-        while self._pending:
-            # A commit whose caller gave up before its group began is dropped:
-            # nobody was told it happened.
-            batch = [(c, f) for c, f in self._pending if not f.done()]
-            self._pending = []
-            if not batch:
-                continue
-            try:
-                outcomes = await self._write_group([c for c, _ in batch])
-            except Exception as e:
-                for _, f in batch:
-                    if not f.done():
-                        f.set_exception(e)
-                continue
-            for (_, f), err in zip(batch, outcomes, strict=True):
-                if f.done():
-                    continue
-                if err is None:
-                    f.set_result(None)
-                else:
-                    f.set_exception(err)
-
-    async def _write_group(self, commits: list[Commit]) -> list[VersionConflict | None]:
-        """One transaction for ``commits`` (of distinct tables). The common
-        case, a move (new events and the same few columns), is written with
-        one statement per kind for the whole group; a group where some update
-        found another version is rolled back and written commit by commit."""
-        if len(commits) == 1:
-            return [await self._write_one(commits[0])]
-        moves = [c for c in commits if _is_move(c)]
-        shapes = {frozenset(c.fields) for c in moves}
-        if len(shapes) == 1 and len(moves) == len(commits):
-            try:
-                async with self._write() as conn:
-                    await self._apply_moves(conn, moves)
-                return [None] * len(commits)
-            except _Mismatch:
-                pass  # rolled back: find out which, one by one
-        else:
-            try:
-                async with self._write() as conn:
-                    for c in commits:
-                        await self._apply(conn, c)
-                return [None] * len(commits)
-            except VersionConflict:
-                pass  # rolled back: find out which, one by one
-        return [await self._write_one(c) for c in commits]
-
-    async def _write_one(self, c: Commit) -> VersionConflict | None:
-        try:
-            async with self._write() as conn:
-                await self._apply(conn, c)
-        except VersionConflict as e:
-            return e
-        return None
-
-    async def _apply_moves(self, conn: AsyncConnection, commits: list[Commit]) -> None:
-        """Moves of several tables, with the same columns to set: one UPDATE
-        and one INSERT for all of them (executemany)."""
-        t = m.tables.c
-        keys = sorted({*commits[0].fields, "version"})
-        update = (
-            m.tables.update()
-            .where(t.id == sa.bindparam("w_id"), t.version == sa.bindparam("w_expect"))
-            .values({k: sa.bindparam(f"v_{k}", type_=m.tables.c[k].type) for k in keys})
-        )
-        rows = []
-        for c in commits:
-            values = {**c.fields, "version": c.events[-1].version}
-            rows.append(
-                {"w_id": c.table_id, "w_expect": c.expect_version}
-                | {f"v_{k}": values[k] for k in keys}
-            )
-        result = await conn.execute(update, rows)
-        if result.rowcount != len(commits):
-            raise _Mismatch
-        await conn.execute(
-            m.table_events.insert(), [row for c in commits for row in _event_rows(c)]
-        )
-
-    async def _apply(self, conn: AsyncConnection, c: Commit) -> None:
-        t = m.tables.c
-        fields = dict(c.fields)
-        if c.events:
-            fields["version"] = c.events[-1].version
-        result = await conn.execute(
-            m.tables.update()
-            .where(t.id == c.table_id, t.version == c.expect_version)
-            .values(**fields)
-        )
-        if result.rowcount != 1:
-            raise VersionConflict(
-                f"table {c.table_id} is not at version {c.expect_version}: another writer"
-            )
-        if c.events:
-            await conn.execute(m.table_events.insert(), _event_rows(c))
-        if c.seats is not None:
-            await conn.execute(m.seats.delete().where(m.seats.c.table_id == c.table_id))
-            if c.seats:
-                await conn.execute(
-                    m.seats.insert(),
-                    [
-                        {"table_id": c.table_id, "seat": s, "user_id": u, "active": a}
-                        for s, u, a in c.seats
-                    ],
-                )
-        if c.players:
-            await conn.execute(
-                m.game_players.insert(),
-                [{k: getattr(p, k) for k in GamePlayer.__slots__} for p in c.players],
-            )
-        u = m.users.c
-        for up in c.users:
-            values: dict[str, Any] = {
-                "rated_games": u.rated_games + up.rated_games,
-                "games": u.games + up.games,
-                "wins": u.wins + up.wins,
-                "bids_made": u.bids_made + up.bids_made,
-                "bids": u.bids + up.bids,
-            }
-            if up.mu is not None:
-                values["mu"] = up.mu
-            if up.sigma is not None:
-                values["sigma"] = up.sigma
-            await conn.execute(m.users.update().where(u.id == up.user_id).values(**values))
+        await self._writer.commit(c)
 
     async def get_table(self, table_id: str) -> TableRow | None:
-        if not _storable(table_id):
+        if not storable(table_id):
             return None
         async with self.engine.connect() as conn:
             row = (await conn.execute(m.tables.select().where(m.tables.c.id == table_id))).first()
-        return None if row is None else _table(row)
+        return None if row is None else table_of(row)
 
     async def table_by_invite(self, code: str) -> TableRow | None:
-        if not _storable(code):
+        if not storable(code):
             return None
         async with self.engine.connect() as conn:
             row = (await conn.execute(m.tables.select().where(m.tables.c.invite == code))).first()
-        return None if row is None else _table(row)
+        return None if row is None else table_of(row)
 
     async def list_tables(
         self, *, statuses: Sequence[str], kinds: Sequence[str], open_only: bool, limit: int
@@ -588,7 +255,7 @@ class Store:
         q = q.order_by(t.created_ms.desc(), t.id).limit(limit)
         async with self.engine.connect() as conn:
             rows = (await conn.execute(q)).all()
-        return [_table(r) for r in rows]
+        return [table_of(r) for r in rows]
 
     async def unfinished_table_ids(self) -> list[str]:
         """Tables in the waiting room or in play (to rebuild on start)."""
@@ -603,7 +270,7 @@ class Store:
 
     async def load_events(self, table_id: str, after: int = 0) -> list[StoredEvent]:
         """A table's events with version > ``after``, in order."""
-        if not _storable(table_id):
+        if not storable(table_id):
             return []
         e = m.table_events.c
         async with self.engine.connect() as conn:
@@ -637,7 +304,7 @@ class Store:
     # ------------------------------------------------------------ games
 
     async def game_players(self, table_id: str) -> list[GamePlayer]:
-        if not _storable(table_id):
+        if not storable(table_id):
             return []
         g = m.game_players.c
         async with self.engine.connect() as conn:
@@ -646,13 +313,13 @@ class Store:
                     m.game_players.select().where(g.table_id == table_id).order_by(g.seat)
                 )
             ).all()
-        return [_player(r) for r in rows]
+        return [player_of(r) for r in rows]
 
     async def games_of(
         self, user_id: str, limit: int, before_ms: int | None = None
     ) -> list[tuple[TableRow, list[GamePlayer]]]:
         """A player's finished games, newest first."""
-        if not _storable(user_id):
+        if not storable(user_id):
             return []
         g, t = m.game_players.c, m.tables.c
         q = sa.select(g.table_id).where(g.user_id == user_id)
@@ -664,7 +331,7 @@ class Store:
             if not ids:
                 return []
             trows = {
-                r.id: _table(r)
+                r.id: table_of(r)
                 for r in (await conn.execute(m.tables.select().where(t.id.in_(ids)))).all()
             }
             players: dict[str, list[GamePlayer]] = {i: [] for i in ids}
@@ -673,7 +340,7 @@ class Store:
                     m.game_players.select().where(g.table_id.in_(ids)).order_by(g.seat)
                 )
             ).all():
-                players[r.table_id].append(_player(r))
+                players[r.table_id].append(player_of(r))
         return [(trows[i], players[i]) for i in ids if i in trows]
 
     # ------------------------------------------------------- heartbeats
