@@ -250,7 +250,7 @@ def test_no_module_outside_the_engine_computes_a_rule() -> None:
 
 def test_the_scan_covers_the_layers_above_the_engine() -> None:
     names = {str(p.relative_to(PACKAGE)) for p in scanned_modules()}
-    for expected in ("bots/solver.py", "bots/knowledge.py", "server/table.py", "play.py"):
+    for expected in ("bots/solver.py", "bots/knowledge.py", "server/table.py", "cli/play.py"):
         assert expected in names
     assert not any(n.startswith("engine/") for n in names)
 

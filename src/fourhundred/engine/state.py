@@ -27,10 +27,9 @@ from __future__ import annotations
 import random
 import secrets
 from collections.abc import Sequence
-from enum import IntEnum
 from typing import Any, Final
 
-from ._core import PlayCore, deal_from_bytes
+from ._core import PlayCore
 from .actions import BID_BASE, REDEAL, Action, is_bid, is_card
 from .cards import (
     CARD_NAMES,
@@ -43,6 +42,7 @@ from .cards import (
     cards_of,
     hand_str,
 )
+from .dealing import deal_masks
 from .errors import (
     GameOver,
     IllegalAction,
@@ -53,8 +53,10 @@ from .errors import (
     NotYourTurn,
     WrongPhase,
 )
-from .scoring import bid_value, highest_bid, lowest_bid, required_total, winning_team
-from .seats import bidding_order, next_seat, team_of
+from .handend import close_hand, finish_hand
+from .phase import NO_BID, Phase
+from .scoring import bid_value, highest_bid, lowest_bid, required_total
+from .seats import bidding_order, next_seat
 from .settings import STANDARD, Settings
 from .summary import HandSummary
 from .tricks import Trick
@@ -62,35 +64,11 @@ from .tricks import Trick
 __all__ = ["GameState", "HandSummary", "Phase", "deal_masks"]
 
 
-class Phase(IntEnum):
-    DEAL = 0
-    """Waiting for the cards of the next hand."""
-    BID = 1
-    PLAY = 2
-    OVER = 3
-
-    @property
-    def label(self) -> str:
-        return self.name.lower()
-
-
-NO_BID: Final = 0
-"""Marks a seat that has not bid yet in the internal bid list."""
-
 _BID: Final = Phase.BID
 _PLAY: Final = Phase.PLAY
 _NEXT: Final = tuple(next_seat(seat) for seat in range(4))
 """``next_seat`` looked up, for the fast path (a bid, a hand's end)."""
 _TIMEOUT_BITS: Final[tuple[tuple[int, Card], ...]] = tuple((1 << c, c) for c in TIMEOUT_ORDER)
-
-
-def deal_masks(rng: random.Random) -> tuple[CardMask, CardMask, CardMask, CardMask]:
-    """Deal 13 cards to each seat from ``rng`` (a ``secrets.SystemRandom``
-    for real games). Every deal is exactly equally likely."""
-    while True:
-        hands = deal_from_bytes(rng.randbytes(256))
-        if hands is not None:
-            return hands
 
 
 class GameState(PlayCore):
@@ -356,30 +334,7 @@ class GameState(PlayCore):
 
     def _hand_over(self) -> None:
         # Called by the core once the hand's last trick is complete.
-        bidder = self.thirteen_bidder
-        if bidder >= 0:
-            won = self.tricks_won[bidder] == 13
-            self._end_thirteen(won=won)
-        else:
-            self._score_hand()
-
-    def _score_hand(self) -> None:
-        bids, won, scores, st = self.bids, self.tricks_won, self.scores, self.settings
-        deltas = [0, 0, 0, 0]
-        for s in (0, 1, 2, 3):
-            b = bids[s]
-            v = bid_value(st, b, scores[s])
-            deltas[s] = v if won[s] >= b else -v
-        self._close_hand(thrown_in=False, redeal_request=None, deltas=tuple(deltas))
-
-    def _end_thirteen(self, *, won: bool) -> None:
-        team = team_of(self.thirteen_bidder)
-        self._close_hand(
-            thrown_in=False,
-            redeal_request=None,
-            deltas=(0, 0, 0, 0),
-            winner=team if won else 1 - team,
-        )
+        finish_hand(self)
 
     def _close_hand(
         self,
@@ -387,50 +342,8 @@ class GameState(PlayCore):
         thrown_in: bool,
         redeal_request: int | None,
         deltas: tuple[int, ...],
-        winner: int | None = None,
     ) -> None:
-        sc = self.scores
-        sc[0] += deltas[0]
-        sc[1] += deltas[1]
-        sc[2] += deltas[2]
-        sc[3] += deltas[3]
-        d = self.dealer
-        b = self.bids
-        order = bidding_order(d)[: self.n_bids]
-        self.history.append(
-            HandSummary(
-                self.hand_index,
-                d,
-                self.dealt,
-                redeal_request,
-                tuple([b[s] for s in order]),
-                tuple(self.plays),
-                thrown_in,
-                tuple(self.tricks_won),
-                deltas,
-                tuple(sc),
-                # NO_BID is 0 and every bid is at least 1: `or None` is exact.
-                (b[0] or None, b[1] or None, b[2] or None, b[3] or None),
-                tuple(self.trick_winners),
-            )
-        )
-        if winner is None and not thrown_in:
-            winner = winning_team(self.settings, sc)
-        if winner is not None:
-            self.winner = winner
-            self.phase = Phase.OVER
-            return
-        self.hand_index += 1
-        if redeal_request is None:
-            self.dealer = _NEXT[d]
-        self.phase = Phase.DEAL
-        self.turn = _NEXT[self.dealer]
-        # The next hand's required total and first bid depend only on the
-        # scores, so they are known before its deal (game-record.md, `next`).
-        self.bids = [NO_BID] * 4
-        self.n_bids = 0
-        self.thirteen_bidder = -1
-        self.required = required_total(self.settings, sc)
+        close_hand(self, thrown_in=thrown_in, redeal_request=redeal_request, deltas=deltas)
 
     # ------------------------------------------------------------ utilities
 

@@ -22,9 +22,10 @@ from typing import Any, Final
 
 from .actions import BID_BASE
 from .cards import CARD_NAMES, Card, CardMask, cards_of, mask_of
+from .phase import NO_BID, Phase
 from .seats import bidding_order, next_seat
 from .settings import Settings
-from .state import NO_BID, GameState, Phase
+from .state import GameState
 
 __all__ = ["VIEW_FORMAT", "TrickView", "View", "state_from_view", "view_for"]
 
