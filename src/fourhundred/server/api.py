@@ -39,6 +39,7 @@ from .auth import (
 from .errors import CommandError
 from .hub import Hub, SettingError
 from .ratelimit import TokenBucket
+from .replays import replay_json
 
 __all__ = ["ApiError", "json_response", "routes"]
 
@@ -429,7 +430,8 @@ def game_json(row: TableRow, players: list[GamePlayer], users: dict[str, User]) 
     }
 
 
-async def _finished(store: Store, table_id: str) -> TableRow:
+async def finished_game(store: Store, table_id: str) -> TableRow:
+    """The stored row of a finished game; 404 for anything else."""
     row = await store.get_table(table_id)
     if row is None or row.status != "over":
         raise ApiError(404, "not_found", "no finished game with this id")
@@ -438,7 +440,7 @@ async def _finished(store: Store, table_id: str) -> TableRow:
 
 async def get_game(request: Request) -> Response:
     hub = hub_of(request)
-    row = await _finished(hub.store, request.path_params["game_id"])
+    row = await finished_game(hub.store, request.path_params["game_id"])
     players = await hub.store.game_players(row.id)
     users = await hub.store.get_users(gp.user_id for gp in players if gp.user_id)
     return json_response(game_json(row, players, users))
@@ -446,13 +448,20 @@ async def get_game(request: Request) -> Response:
 
 async def get_record(request: Request) -> Response:
     hub = hub_of(request)
-    row = await _finished(hub.store, request.path_params["game_id"])
+    row = await finished_game(hub.store, request.path_params["game_id"])
     return json_response(row.record)
+
+
+async def get_replay(request: Request) -> Response:
+    hub = hub_of(request)
+    row = await finished_game(hub.store, request.path_params["game_id"])
+    assert row.record is not None
+    return json_response(replay_json(row.id, row.record))
 
 
 async def get_analysis(request: Request) -> Response:
     hub = hub_of(request)
-    row = await _finished(hub.store, request.path_params["game_id"])
+    row = await finished_game(hub.store, request.path_params["game_id"])
     assert row.record is not None
     try:
         analysis = request.app.state.analyses.get(row.id, row.record)
@@ -548,6 +557,7 @@ routes = [
     Route("/api/queue", queue, methods=["GET", "POST", "DELETE"]),
     Route("/api/games/{game_id}", get_game, methods=["GET"]),
     Route("/api/games/{game_id}/record", get_record, methods=["GET"]),
+    Route("/api/games/{game_id}/replay", get_replay, methods=["GET"]),
     Route("/api/games/{game_id}/analysis", get_analysis, methods=["GET"]),
     Route("/api/users/{user_id}", get_user, methods=["GET"]),
     Route("/api/users/{user_id}/games", user_games, methods=["GET"]),

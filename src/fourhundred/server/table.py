@@ -6,8 +6,8 @@ A command is judged on a copy of the table (:class:`Tx`): the engine's
 checked path refuses anything illegal and nothing changes. An accepted
 command's events are written to the store **before** anyone hears of them;
 only then does the copy become the table, the sender get its ``ack`` and
-every watcher its ``event`` (with a view built by ``view_for`` for that
-watcher's seat, or for a spectator).
+every watcher its ``event`` (with the view after that event, built by
+``view_at`` for that watcher's seat, or for a spectator).
 
 The actor depends only on small interfaces (:class:`TableLog` for storage,
 :class:`Watcher` for connections, ``Clock``, ``BotRunner``), so that several
@@ -47,6 +47,7 @@ from fourhundred.engine import (
     record_from_state,
     view_for,
 )
+from fourhundred.engine.steps import view_at
 from fourhundred.store import Commit, GamePlayer, StoredEvent, User, UserUpdate, VersionConflict
 
 from . import protocol as p
@@ -765,7 +766,8 @@ class TableActor:
             raise CommandError(
                 "unavailable", "the server could not save this: nothing changed, try again"
             ) from None
-        old_status = self.model.status
+        before = self.model
+        old_status = before.status
         self.model = m
         if deadline_ms is None:
             self._deadline = None
@@ -776,7 +778,7 @@ class TableActor:
             self._remember(ev)
         # Events first, then the ack: when a client reads its ack, its state
         # already holds everything the command caused.
-        self._broadcast(tx.events)
+        self._broadcast(tx.events, before)
         if w is not None and cmd_id is not None:
             self._ack(w, cmd_id, tx.events[0].version)
         if t0 is not None:
@@ -1009,9 +1011,9 @@ class TableActor:
     def _spectators(self, m: TableModel) -> int:
         return sum(1 for w in self.watchers if self.role_seat(w.user_id, m) is None)
 
-    def summary(self) -> dict[str, Any]:
-        """The live table summary (``room``)."""
-        m = self.model
+    def summary(self, m: TableModel | None = None) -> dict[str, Any]:
+        """The live table summary (``room``), of the table or of ``m``."""
+        m = m or self.model
         room = m.summary(self._connected(m), self._spectators(m))
         if m.kind == "private":
             room["invite"] = m.invite
@@ -1029,18 +1031,20 @@ class TableActor:
             "deadline_ms": self.deadline_ms,
         }
 
-    def _view(self, seat: int | None) -> dict[str, Any] | None:
-        g = self.model.game
-        if g is None or g.phase is Phase.DEAL or self.model.status == "closed":
+    def _view(self, seat: int | None, m: TableModel | None = None) -> dict[str, Any] | None:
+        m = m or self.model
+        g = m.game
+        if g is None or m.status == "closed" or (g.phase is Phase.DEAL and not g.history):
             return None
-        return view_for(g, seat).to_dict()
+        return view_at(g, seat).to_dict()
 
-    def _you(self, w: Watcher) -> dict[str, Any]:
-        seat = self.role_seat(w.user_id)
+    def _you(self, w: Watcher, m: TableModel | None = None) -> dict[str, Any]:
+        m = m or self.model
+        seat = self.role_seat(w.user_id, m)
         return {
             "seat": seat,
             "role": "spectator" if seat is None else "player",
-            "host": self.model.host == w.user_id,
+            "host": m.host == w.user_id,
         }
 
     def _sync(self, w: Watcher, last_version: int | None) -> bytes:
@@ -1073,36 +1077,44 @@ class TableActor:
         )
         return p.encode(msg)
 
-    def _broadcast(self, events: Sequence[StoredEvent]) -> None:
+    def _broadcast(self, events: Sequence[StoredEvent], before: TableModel) -> None:
+        """Send each event with the state *after that event*: a command that
+        ends a hand sends the last card's view, then the hand's end, then the
+        next deal. ``before`` is the table as it was before the command."""
         if not self.watchers:
             return
-        room = msgspec.Raw(p.encode(self.summary()))
-        clock = msgspec.Raw(p.encode(self._clock()))  # type: ignore[arg-type]
-        pubs = [
-            (ev.version, msgspec.Raw(p.encode(public_event(ev.kind, ev.data)))) for ev in events
-        ]
+        clock = self._clock()
+        # One event (nearly every command): the state after it is the table's.
+        step = before.copy() if len(events) > 1 else self.model
+        for ev in events:
+            if step is not self.model:
+                step.apply(ev)
+            self._send_event(ev, step, clock if step.in_play else None)
+
+    def _send_event(self, ev: StoredEvent, m: TableModel, clock: dict[str, Any] | None) -> None:
+        raw_room = msgspec.Raw(p.encode(self.summary(m)))
+        raw_clock = msgspec.Raw(p.encode(clock))  # type: ignore[arg-type]
+        pub = msgspec.Raw(p.encode(public_event(ev.kind, ev.data)))
         views: dict[int | None, msgspec.Raw] = {}
         for w in list(self.watchers):
-            seat = self.role_seat(w.user_id)
+            seat = self.role_seat(w.user_id, m)
             view = views.get(seat)
             if view is None:
-                view = views[seat] = msgspec.Raw(p.encode(self._view(seat)))  # type: ignore[arg-type]
-            you = msgspec.Raw(p.encode(self._you(w)))
-            for version, pub in pubs:
-                w.send(
-                    p.encode(
-                        {
-                            "type": "event",
-                            "table": self.id,
-                            "version": version,
-                            "event": pub,
-                            "you": you,
-                            "room": room,
-                            "view": view,
-                            "clock": clock,
-                        }
-                    )
+                view = views[seat] = msgspec.Raw(p.encode(self._view(seat, m)))  # type: ignore[arg-type]
+            w.send(
+                p.encode(
+                    {
+                        "type": "event",
+                        "table": self.id,
+                        "version": ev.version,
+                        "event": pub,
+                        "you": msgspec.Raw(p.encode(self._you(w, m))),
+                        "room": raw_room,
+                        "view": view,
+                        "clock": raw_clock,
+                    }
                 )
+            )
 
     def _ack(self, w: Watcher, cmd_id: int | str, version: int | None) -> None:
         w.send(p.encode({"type": "ack", "id": cmd_id, "version": version}))
