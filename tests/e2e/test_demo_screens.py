@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-DEMO = Path(__file__).resolve().parents[2] / "src" / "fourhundred" / "web" / "demo"
+DEMO = Path(__file__).resolve().parents[1] / "web" / "demo"
 SCENES = [*sorted(p.stem for p in DEMO.glob("*.json") if not p.stem.endswith("_ar")), "home"]
 
 
@@ -19,7 +19,8 @@ def arabic(name: str) -> str:
 
 
 def sent(page: Any) -> list[dict[str, Any]]:
-    return list(page.evaluate("() => window.__sent || []"))
+    """What the demo page would have sent (it says so on its console)."""
+    return list(page.demo_sent)
 
 
 @pytest.mark.parametrize("name", SCENES)

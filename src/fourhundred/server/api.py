@@ -41,7 +41,7 @@ from .hub import Hub, SettingError
 from .ratelimit import TokenBucket
 from .replays import replay_json
 
-__all__ = ["ApiError", "json_response", "routes"]
+__all__ = ["ApiError", "json_response", "presets_json", "routes"]
 
 MAX_BODY: Final = 64 * 1024
 _STATUS: Final = {
@@ -300,23 +300,28 @@ async def me(request: Request) -> Response:
 # ------------------------------------------------------------ rules, lobby
 
 
-async def presets(request: Request) -> Response:
+def presets_json() -> dict[str, Any]:
+    """``GET /api/presets``: everything a client needs to offer the rules
+    (the presets, every setting's range, choices or switch, the targets
+    offered, the turn timers, the bots), all from the engine's exports."""
     from fourhundred.bots import BOTS
 
-    return json_response(
-        {
-            "presets": [
-                {"name": name, "note": PRESET_NOTES.get(name, ""), "settings": s.to_dict()}
-                for name, s in PRESETS.items()
-            ],
-            "timers": list(TURN_TIMERS),
-            "targets_offered": list(TARGETS_OFFERED),
-            "ranges": {k: list(v) for k, v in SETTING_RANGES.items()},
-            "choices": {k: list(v) for k, v in SETTING_CHOICES.items()},
-            "switches": list(SETTING_SWITCHES),
-            "bots": sorted(BOTS),
-        }
-    )
+    return {
+        "presets": [
+            {"name": name, "note": PRESET_NOTES.get(name, ""), "settings": s.to_dict()}
+            for name, s in PRESETS.items()
+        ],
+        "timers": list(TURN_TIMERS),
+        "targets_offered": list(TARGETS_OFFERED),
+        "ranges": {k: list(v) for k, v in SETTING_RANGES.items()},
+        "choices": {k: list(v) for k, v in SETTING_CHOICES.items()},
+        "switches": list(SETTING_SWITCHES),
+        "bots": sorted(BOTS),
+    }
+
+
+async def presets(request: Request) -> Response:
+    return json_response(presets_json())
 
 
 async def list_tables(request: Request) -> Response:

@@ -8,7 +8,7 @@
 import { announce, h, mount } from "./dom.js";
 import { initLang, lang, onLangChange, setLang, t } from "./i18n.js";
 import { api, TableSocket } from "./net.js";
-import { TableState, interimView } from "./state.js";
+import { TableState } from "./state.js";
 import { onNarrowChange } from "./table.js";
 import { inviteFrom, renderLobby, renderSignedOut } from "./screens/home.js";
 import { renderRoom } from "./screens/room.js";
@@ -303,26 +303,27 @@ async function showTable(r) {
 }
 
 // Frames are shown in order with short pauses so that a trick taken by a
-// bot can be seen before the next one begins.
+// bot can be seen before the next one begins. Each event carries the view
+// just after it (the last card of a hand, then the hand's end, then the next
+// deal), so drawing them in order shows every moment.
+const drained = [];
+
 async function pump() {
   if (pumping) return;
   pumping = true;
   while (frames.length) {
     const { frame, at } = frames.shift();
     const hurry = frames.length > 40; // far behind (a catch-up): no pauses
-    // A command that ends a hand sends the next hand's view at once; show
-    // the end of this one (the last card, the trick taken) before it.
-    const interim = frame.type === "event" && frame.table === ctx.ts.table ? interimView(ctx.ts.view, frame.event, frame.view) : null;
-    if (interim && !hurry && ctx.route.name === "table") {
-      ctx.interim = interim;
-      renderTableScreen();
-      await new Promise((res) => setTimeout(res, PAUSE.trick));
-      ctx.interim = null;
-    }
     const pause = handle(frame, at);
     if (pause && !hurry) await new Promise((res) => setTimeout(res, pause));
   }
   pumping = false;
+  for (const done of drained.splice(0)) done();
+}
+
+/** Resolves once every frame received so far has been drawn. */
+function settled() {
+  return pumping || frames.length ? new Promise((res) => drained.push(res)) : Promise.resolve();
 }
 
 function handle(frame, at = Date.now()) {
@@ -418,19 +419,21 @@ function renderTableScreen() {
     renderRoom(ctx, main);
     return;
   }
-  if (ts.status === "closed" || !ts.view) {
+  if (ts.status === "closed") {
     mount(main, h("div", { class: "panel failed" }, h("p", {}, t("table_closed")), h("a", { href: "#/", class: "button primary" }, t("back_to_lobby"))));
     return;
   }
+  if (!ts.view) return; // the game has started; its first deal comes next
   renderGame(ctx, main);
-  if (ts.view.phase === "over" && ctx.shownOver !== ts.table) {
+  // The table is over once its `game_over` event is in (after the last
+  // hand's line of the score sheet): only then is the result complete.
+  if (ts.status === "over" && ts.view.phase === "over" && ctx.shownOver !== ts.table) {
     ctx.shownOver = ts.table;
     ctx.showResult(false);
   }
 }
 
 ctx.showResult = async () => {
-  const model = ctx.ts.model({});
   let game = ctx.game && ctx.game.id === ctx.ts.table ? ctx.game : null;
   if (!game && !ctx.demo && !(ctx.ts.result && ctx.ts.result.ratings)) {
     try {
@@ -441,38 +444,62 @@ ctx.showResult = async () => {
     }
   }
   if (document.querySelector("dialog.game-over-dialog")) return;
-  openGameOver(ctx, model, game);
+  openGameOver(ctx, ctx.ts.model({}), game);
 };
 
-/** Send a command for this table; errors are shown and re-thrown. */
-ctx.cmd = async (type, fields = {}) => {
+/** Send a command for this table; errors are shown (unless `quiet`) and re-thrown. */
+ctx.cmd = async (type, fields = {}, { quiet = type === "chat" } = {}) => {
   if (ctx.demo) {
-    window.__sent = window.__sent || [];
-    window.__sent.push({ type, ...fields });
+    // The demo has no server: say what would be sent (tests read the console).
+    console.info(`demo: send ${JSON.stringify({ type, ...fields })}`);
     ctx.say(t("demo.sent"));
     return { type: "ack" };
   }
   try {
     return await ctx.socket.send(type, fields);
   } catch (err) {
-    if (type !== "chat") ctx.say(errorText(err));
+    if (!quiet) ctx.say(errorText(err));
     throw err;
   }
 };
 
-/** A game action (bid, play, redeal): one at a time, at the current version. */
+// Refusals that mean this page's picture of the game was old (someone
+// moved, a timer ran out): nothing to tell the player, just catch up.
+const OLD_PICTURE = new Set(["stale", "not_your_turn", "wrong_phase"]);
+
+/**
+ * A game action (bid, play, redeal): one at a time, at the version of the
+ * view it was chosen from (the last frame drawn). When the table had moved
+ * on, the page catches up quietly and the player chooses again.
+ */
 ctx.act = async (type, fields) => {
   if (ctx.pending) return;
   ctx.pending = !ctx.demo;
   ctx.notice = null;
   renderTableScreen();
   try {
-    await ctx.cmd(type, ctx.demo ? fields : { ...fields, version: ctx.ts.version });
-  } catch {
+    await ctx.cmd(type, ctx.demo ? fields : { ...fields, version: ctx.ts.version }, { quiet: true });
+  } catch (err) {
+    if (OLD_PICTURE.has(err.code)) await catchUp(err.version);
+    else ctx.say(errorText(err));
     ctx.pending = false;
     renderTableScreen();
   }
 };
+
+/** Draw every frame already here; if the table is still ahead, join again
+ * from the last version seen (the server answers with what was missed). */
+async function catchUp(version) {
+  await settled();
+  if (typeof version === "number" && ctx.ts.version < version && ctx.socket) {
+    try {
+      await ctx.socket.sendJoin();
+      await settled();
+    } catch {
+      // the socket reconnects and joins again by itself
+    }
+  }
+}
 
 ctx.say = (text) => {
   ctx.notice = text;
@@ -526,8 +553,8 @@ ctx.backToLobby = () => {
 async function showReplay(id) {
   loading();
   try {
-    const [game, record] = await Promise.all([api.game(id), api.record(id)]);
-    const rs = replayState(record, game, null);
+    const [game, replay] = await Promise.all([api.game(id), api.replay(id)]);
+    const rs = replayState(replay, game, null);
     ctx.replay = rs;
     renderReplay(ctx, main, rs);
     loadAnalysis(id, rs);
@@ -653,8 +680,17 @@ function renderDemo() {
       renderTableScreen();
       break;
     case "replay":
-      if (!ctx.replay) ctx.replay = replayState(scene.record, scene.game, scene.analysis || null);
-      renderReplay(ctx, main, ctx.replay);
+      if (ctx.replay) renderReplay(ctx, main, ctx.replay);
+      else {
+        // The replay is the server's, as for a real game.
+        api.replay(scene.game.id).then(
+          (replay) => {
+            ctx.replay = replayState(replay, scene.game, scene.analysis || null);
+            renderReplay(ctx, main, ctx.replay);
+          },
+          (err) => failed(err, false),
+        );
+      }
       break;
     case "profile":
       renderProfile(ctx, main, scene.profile, scene.games);

@@ -63,6 +63,7 @@ export const api = {
   queueLeave: () => request("DELETE", "/api/queue"),
   game: (id) => request("GET", `/api/games/${enc(id)}`),
   record: (id) => request("GET", `/api/games/${enc(id)}/record`),
+  replay: (id) => request("GET", `/api/games/${enc(id)}/replay`),
   analysis: (id) => request("GET", `/api/games/${enc(id)}/analysis`),
   user: (id) => request("GET", `/api/users/${enc(id)}`),
   userGames: (id, limit, before) => request("GET", `/api/users/${enc(id)}/games${q({ limit, before })}`),
@@ -212,8 +213,9 @@ export class TableSocket {
         return;
       case "ack":
       case "error": {
+        // An ack's or error's version is not a frame this page has drawn:
+        // only snapshot, catchup and event frames move `version`.
         const waiter = this.pending.get(frame.id);
-        if (frame.version !== null && frame.version !== undefined) this.seen(frame.version, false);
         if (!waiter) {
           if (frame.type === "error") this.onFrame(frame);
           return;

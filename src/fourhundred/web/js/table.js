@@ -173,7 +173,7 @@ function trickArea(model, state) {
   const pos = positions(model.you);
   const trick = currentTrick(v);
   const children = [];
-  if (v.phase === "bid") {
+  if (v.phase === "bid" || (v.phase === "deal" && !trick)) {
     children.push(bidMeter(model));
   } else if (trick) {
     const key = `${v.hand_index}:${v.tricks.length}`;
@@ -393,9 +393,9 @@ export function statusText(model) {
     return model.you !== null && teamOf(model.you) === v.winner ? t("you_won") : t("team_won", { names: teamNames(model, v.winner) });
   }
   if (v.turn === null) {
-    // A moment between two hands (see state.js interimView).
+    // Between two hands (phase "deal"): the hand as its last action left it.
     const trick = currentTrick(v);
-    if (v.phase === "bid") return t("thrown_now");
+    if (!trick) return t("thrown_now");
     return trick && trick.winner !== null ? t("wins_trick", { name: seatName(model, trick.winner) }) : t("hand_ends");
   }
   const mine = v.turn === model.you;
