@@ -128,6 +128,7 @@ function parseRoute() {
   return { name: "home" };
 }
 
+/** @param {string} hash @param {{invite?: string}} [opts] */
 ctx.go = (hash, { invite } = {}) => {
   if (invite) {
     const id = decodeURIComponent(hash.split("/")[2] || "");
@@ -141,7 +142,7 @@ async function route() {
   if (ctx.demo) return;
   const r = parseRoute();
   // A dialog belongs to the screen it was opened on.
-  for (const d of document.querySelectorAll("dialog[open]")) d.close();
+  for (const d of document.querySelectorAll("dialog[open]")) /** @type {HTMLDialogElement} */ (d).close();
   const leaving = ctx.route.name === "table" && (r.name !== "table" || r.id !== ctx.route.id);
   ctx.route = r;
   clearInterval(lobbyTimer);
@@ -542,7 +543,7 @@ ctx.leaveTable = async () => {
 };
 
 ctx.backToLobby = () => {
-  for (const d of document.querySelectorAll("dialog[open]")) d.close();
+  for (const d of document.querySelectorAll("dialog[open]")) /** @type {HTMLDialogElement} */ (d).close();
   ctx.socket?.detach();
   ctx.ts = new TableState();
   ctx.go("#/");

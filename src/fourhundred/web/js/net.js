@@ -13,6 +13,7 @@ export class ApiError extends Error {
 }
 
 async function request(method, path, body) {
+  /** @type {RequestInit & {headers: Record<string, string>}} */
   const init = { method, credentials: "same-origin", headers: { Accept: "application/json" } };
   if (body !== undefined) {
     init.headers["Content-Type"] = "application/json";
@@ -90,6 +91,7 @@ const versionKey = (table) => `fh.version.${table}`;
  * "reconnecting", or a final "replaced" / "unauthorized" / "forbidden".
  */
 export class TableSocket {
+  /** @param {{onFrame?: (frame: any) => void, onStatus?: (status: string) => void, url?: string}} [handlers] */
   constructor({ onFrame, onStatus, url } = {}) {
     this.onFrame = onFrame || (() => {});
     this.onStatus = onStatus || (() => {});

@@ -62,7 +62,12 @@ export function previousTrick(model) {
 
 const sumBids = (bids) => bids.reduce((a, b) => a + (b ?? 0), 0);
 
-/** A card as a button (your hand) or a picture (the table). */
+/**
+ * A card as a button (your hand) or a picture (the table).
+ * @param {string} card
+ * @param {{button?: boolean, legal?: boolean, onPlay?: (card: string, legal: boolean) => void,
+ *   extra?: Record<string, any>}} [opts]
+ */
 export function cardEl(card, { button = false, legal = true, onPlay, extra = {} } = {}) {
   const label = cardName(card) + (isTrump(card) ? `, ${t("trump")}` : "");
   const classes = ["card", isTrump(card) && "trump", !legal && "dim"];

@@ -9,8 +9,11 @@ const TABLE_KINDS = ["private", "casual"];
 
 let dialogSeq = 0;
 
-/** A modal <dialog> (Escape closes it; focus returns where it was). */
-export function openDialog({ title, body, actions = [], className = "", onClose } = {}) {
+/**
+ * A modal <dialog> (Escape closes it; focus returns where it was).
+ * @param {{title: string, body: any, actions?: any[], className?: string, onClose?: () => void}} opts
+ */
+export function openDialog({ title, body, actions = [], className = "", onClose }) {
   const back = document.activeElement;
   const id = `dlg-${++dialogSeq}`;
   const dialog = h(
@@ -28,7 +31,7 @@ export function openDialog({ title, body, actions = [], className = "", onClose 
   dialog.addEventListener("close", () => {
     dialog.remove();
     onClose?.();
-    if (back && back.isConnected) back.focus({ preventScroll: true });
+    if (back instanceof HTMLElement && back.isConnected) back.focus({ preventScroll: true });
   });
   document.body.appendChild(dialog);
   dialog.showModal();
@@ -83,6 +86,9 @@ function field(label, control, helpId, help) {
  * built from the server's catalogue (settings.js, GET /api/presets).
  * initial: {kind, preset, settings, timer}; withKind: show Private / Casual.
  * onSubmit({kind, preset, settings (changes from the preset), timer}).
+ * @param {{catalog: import("./settings.js").Catalog, initial?: {kind?: string, preset?: string,
+ *   settings?: Record<string, any>, timer?: number}, withKind?: boolean, submitLabel: string,
+ *   onSubmit: (choice: any) => Promise<void>, idPrefix?: string}} opts
  */
 export function settingsForm({ catalog, initial = {}, withKind = false, submitLabel, onSubmit, idPrefix = "s" }) {
   const first = presetSettings(catalog, initial.preset) ? initial.preset : catalog.presets[0].name;
