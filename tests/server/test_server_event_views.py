@@ -73,7 +73,12 @@ async def test_a_finished_games_replay_is_the_engines_views(server: Server) -> N
     await play_turns(players, over)
     r = await players[0].http.get(f"/api/games/{table}/replay")
     assert r.status_code == 200, r.text
+    assert r.headers["content-encoding"] == "gzip"  # views repeat: it shrinks a lot
     got = r.json()
+    plain = await players[0].http.get(
+        f"/api/games/{table}/replay", headers={"Accept-Encoding": "identity"}
+    )
+    assert "content-encoding" not in plain.headers and plain.json() == got
     record = (await players[0].http.get(f"/api/games/{table}/record")).json()
     state = replay(record)
     assert got["format"] == "fourhundred-replay/1" and got["id"] == table

@@ -39,7 +39,7 @@ from .auth import (
 from .errors import CommandError
 from .hub import Hub, SettingError
 from .ratelimit import TokenBucket
-from .replays import replay_json
+from .replays import replay_body
 
 __all__ = ["ApiError", "json_response", "presets_json", "routes"]
 
@@ -461,7 +461,12 @@ async def get_replay(request: Request) -> Response:
     hub = hub_of(request)
     row = await finished_game(hub.store, request.path_params["game_id"])
     assert row.record is not None
-    return json_response(replay_json(row.id, row.record))
+    gzipped = "gzip" in request.headers.get("accept-encoding", "")
+    headers = {"Vary": "Accept-Encoding"}
+    if gzipped:
+        headers["Content-Encoding"] = "gzip"
+    body = replay_body(row.id, row.record, gzipped=gzipped)
+    return Response(body, headers=headers, media_type="application/json")
 
 
 async def get_analysis(request: Request) -> Response:
