@@ -5,7 +5,8 @@
 import { h, mount, num } from "../dom.js";
 import { signed, t } from "../i18n.js";
 import { scoreSheet } from "../scoresheet.js";
-import { cardEl, previousTrick, renderTable, seatName, teamNames, teamOf } from "../table.js";
+import { cardEl } from "../hand.js";
+import { previousTrick, renderTable, seatName, teamNames, teamOf } from "../table.js";
 import { chatPanel, openDialog, settingsList } from "../ui.js";
 
 export function tableModel(ctx) {
