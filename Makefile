@@ -14,11 +14,19 @@ $(STAMP): pyproject.toml setup.py src/fourhundred/engine/_speedups.c
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
 	touch $(STAMP)
 
-install: $(STAMP)
+# The type checker of the browser client, pinned in package-lock.json (the
+# client itself has no build step: tsc only reads its JSDoc types).
+NODE_STAMP := node_modules/.installed
+$(NODE_STAMP): package.json package-lock.json
+	npm ci --no-audit --no-fund --loglevel=error
+	touch $(NODE_STAMP)
 
-lint: $(STAMP)
+install: $(STAMP) $(NODE_STAMP)
+
+lint: $(STAMP) $(NODE_STAMP)
 	$(BIN)/ruff check src tests bench examples
 	$(BIN)/ruff format --check src tests bench examples
+	node_modules/.bin/tsc -p jsconfig.json
 
 typecheck: $(STAMP)
 	$(BIN)/mypy --strict
@@ -36,7 +44,7 @@ bench: $(STAMP)
 	$(BIN)/python bench/engine.py
 
 clean:
-	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache build src/*.egg-info
+	rm -rf $(VENV) node_modules .pytest_cache .mypy_cache .ruff_cache build src/*.egg-info
 	find src -name '*.so' -delete
 
 # Run the online server on http://127.0.0.1:8400/ (SQLite in ./data unless

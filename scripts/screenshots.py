@@ -4,26 +4,26 @@
 
 Every screen is shown in English and in Arabic, on a 360 px phone and on a
 desktop, as ``docs/screenshots/SCREEN-LANG-DEVICE.png``. The pages are the
-client's demo scenes (``src/fourhundred/web/demo``: real engine views in
-the server's frames), served here as static files, so the pictures need no
-server and come out the same each time. Needs Debian's Chromium
+client's demo scenes (``tests/web/demo``: real engine views in the
+server's frames), served with the client's files by
+``tests/web/demo_server.py``, so the pictures need no server and come out
+the same each time. Needs Debian's Chromium
 (``apt-get install -y chromium``).
 """
 
 from __future__ import annotations
 
 import argparse
-import functools
-import http.server
+import importlib.util
 import sys
-import threading
 from pathlib import Path
 from typing import Any
 
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 
 ROOT = Path(__file__).resolve().parents[1]
-WEB = ROOT / "src" / "fourhundred" / "web"
+DEMO = ROOT / "tests" / "web" / "demo"
+DEMO_SERVER = ROOT / "tests" / "web" / "demo_server.py"
 CHROMIUM = Path("/usr/bin/chromium")
 ARGS = [
     "--disable-background-networking",
@@ -54,16 +54,14 @@ SCREENS: list[tuple[str, str, str | None]] = [
 ]
 
 
-class _Static(http.server.SimpleHTTPRequestHandler):
-    extensions_map = {  # noqa: RUF012 - the stdlib attribute
-        **http.server.SimpleHTTPRequestHandler.extensions_map,
-        ".js": "text/javascript",
-        ".json": "application/json",
-        ".svg": "image/svg+xml",
-    }
-
-    def log_message(self, format: str, *args: Any) -> None:
-        pass
+def _demo_server() -> Any:
+    """tests/web/demo_server.py: the client's files, the demo scenes and the
+    API answers the demo mode asks for."""
+    spec = importlib.util.spec_from_file_location("demo_server", DEMO_SERVER)
+    assert spec is not None and spec.loader is not None
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
 
 
 def _prepare(page: Any, step: str | None, lang: str) -> None:
@@ -84,7 +82,7 @@ def _prepare(page: Any, step: str | None, lang: str) -> None:
 
 def _scene_for(scene: str, lang: str) -> str:
     """The Arabic variant of a scene (Arabic names) when there is one."""
-    if lang == "ar" and (WEB / "demo" / f"{scene}_ar.json").exists():
+    if lang == "ar" and (DEMO / f"{scene}_ar.json").exists():
         return f"{scene}_ar"
     return scene
 
@@ -99,46 +97,38 @@ def main(argv: list[str] | None = None) -> int:
     from playwright.sync_api import sync_playwright
 
     args.out.mkdir(parents=True, exist_ok=True)
-    httpd = http.server.ThreadingHTTPServer(
-        ("127.0.0.1", 0), functools.partial(_Static, directory=str(WEB))
-    )
-    threading.Thread(target=httpd.serve_forever, daemon=True).start()
-    base = f"http://127.0.0.1:{httpd.server_address[1]}"
     jobs = [(s, lang, d) for s in SCREENS for lang in ("en", "ar") for d in DEVICES]
     written = []
-    try:
-        with (
-            sync_playwright() as p,
-            Progress(
-                TextColumn("[bold]screenshots"),
-                BarColumn(),
-                MofNCompleteColumn(),
-                TextColumn("{task.description}"),
-            ) as progress,
-        ):
-            browser = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
-            task = progress.add_task("", total=len(jobs))
-            for (name, scene, step), lang, device in jobs:
-                progress.update(task, description=f"{name}-{lang}-{device}")
-                context = browser.new_context(**DEVICES[device], locale=lang)
-                page = context.new_page()
-                errors: list[str] = []
-                page.on("pageerror", lambda e, errors=errors: errors.append(str(e)))
-                page.goto(f"{base}/?demo={_scene_for(scene, lang)}&lang={lang}")
-                page.locator("main#main > *").first.wait_for()
-                _prepare(page, step, lang)
-                path = args.out / f"{name}-{lang}-{device}.png"
-                page.screenshot(path=str(path))
-                context.close()
-                if errors:
-                    print(f"{path.name}: script errors: {errors}", file=sys.stderr)
-                    return 1
-                written.append(path)
-                progress.advance(task)
-            browser.close()
-    finally:
-        httpd.shutdown()
-        httpd.server_close()
+    with (
+        _demo_server().serve() as base,
+        sync_playwright() as p,
+        Progress(
+            TextColumn("[bold]screenshots"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TextColumn("{task.description}"),
+        ) as progress,
+    ):
+        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+        task = progress.add_task("", total=len(jobs))
+        for (name, scene, step), lang, device in jobs:
+            progress.update(task, description=f"{name}-{lang}-{device}")
+            context = browser.new_context(**DEVICES[device], locale=lang)
+            page = context.new_page()
+            errors: list[str] = []
+            page.on("pageerror", lambda e, errors=errors: errors.append(str(e)))
+            page.goto(f"{base}/?demo={_scene_for(scene, lang)}&lang={lang}")
+            page.locator("main#main > *").first.wait_for()
+            _prepare(page, step, lang)
+            path = args.out / f"{name}-{lang}-{device}.png"
+            page.screenshot(path=str(path))
+            context.close()
+            if errors:
+                print(f"{path.name}: script errors: {errors}", file=sys.stderr)
+                return 1
+            written.append(path)
+            progress.advance(task)
+        browser.close()
     size = sum(p.stat().st_size for p in written)
     print(f"wrote {len(written)} screenshots to {args.out} ({size / 1e6:.1f} MB)")
     return 0

@@ -9,16 +9,14 @@ it); Playwright's own browser download is never used.
 from __future__ import annotations
 
 import contextlib
-import functools
-import http.server
-import threading
+import importlib.util
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-WEB = Path(__file__).resolve().parents[1] / "src" / "fourhundred" / "web"
+DEMO_SERVER = Path(__file__).resolve().parent / "web" / "demo_server.py"
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = [
     "--disable-background-networking",
@@ -31,30 +29,17 @@ CHROMIUM_ARGS = [
 ]
 
 
-class _Static(http.server.SimpleHTTPRequestHandler):
-    extensions_map = {  # noqa: RUF012 - the stdlib attribute
-        **http.server.SimpleHTTPRequestHandler.extensions_map,
-        ".js": "text/javascript",
-        ".json": "application/json",
-        ".svg": "image/svg+xml",
-    }
-
-    def log_message(self, format: str, *args: Any) -> None:
-        pass
-
-
 @pytest.fixture(scope="session")
 def static_url() -> Iterator[str]:
-    """The web client served as static files on a free loopback port (its
-    demo mode and its modules need nothing else)."""
-    handler = functools.partial(_Static, directory=str(WEB))
-    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    threading.Thread(target=httpd.serve_forever, daemon=True).start()
-    try:
-        yield f"http://127.0.0.1:{httpd.server_address[1]}"
-    finally:
-        httpd.shutdown()
-        httpd.server_close()
+    """The web client served as static files on a free loopback port, with
+    the demo scenes and the two API answers its demo mode asks for
+    (``tests/web/demo_server.py``)."""
+    spec = importlib.util.spec_from_file_location("demo_server", DEMO_SERVER)
+    assert spec is not None and spec.loader is not None
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    with mod.serve() as url:
+        yield url
 
 
 @pytest.fixture(scope="module")

@@ -11,6 +11,7 @@ services``); Playwright's browser download is never used.
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import shutil
 import signal
@@ -56,6 +57,19 @@ class Pages:
 
     def watch(self, page: Any) -> None:
         page.on("pageerror", lambda e: self.errors.append(f"{page.url}: {e}"))
+        # What the page says on its console: texts missing in a language
+        # (i18n.js) and, in demo mode, the commands it would send (app.js).
+        page.i18n_missing = []
+        page.demo_sent = []
+
+        def console(msg: Any) -> None:
+            text = msg.text
+            if text.startswith("i18n: no "):
+                page.i18n_missing.append(text)
+            elif text.startswith("demo: send "):
+                page.demo_sent.append(json.loads(text.removeprefix("demo: send ")))
+
+        page.on("console", console)
 
     def close(self) -> None:
         for c in self.contexts:
@@ -260,7 +274,7 @@ class Checks:
 
     @staticmethod
     def missing_keys(page: Any) -> list[str]:
-        return list(page.evaluate("() => globalThis.__missingI18n || []"))
+        return list(page.i18n_missing)
 
 
 @pytest.fixture(scope="session")

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-DEMO = Path(__file__).resolve().parents[2] / "src" / "fourhundred" / "web" / "demo"
+DEMO = Path(__file__).resolve().parents[1] / "web" / "demo"
 SCENES = [*sorted(p.stem for p in DEMO.glob("*.json") if not p.stem.endswith("_ar")), "home"]
 
 
@@ -19,7 +19,8 @@ def arabic(name: str) -> str:
 
 
 def sent(page: Any) -> list[dict[str, Any]]:
-    return list(page.evaluate("() => window.__sent || []"))
+    """What the demo page would have sent (it says so on its console)."""
+    return list(page.demo_sent)
 
 
 @pytest.mark.parametrize("name", SCENES)
@@ -70,6 +71,7 @@ def test_dialogs_are_named_and_translated(demo: Any, checks: Any) -> None:
     page.keyboard.press("Escape")
     page = demo("lobby", lang="ar", phone=True)
     page.get_by_role("button", name="أنشئ طاولة").click()
+    page.locator("dialog[open]").wait_for()
     box = page.locator("dialog[open]").bounding_box()
     assert box["x"] >= 0 and box["x"] + box["width"] <= 360
     assert checks.horizontal_overflow(page) <= 0
@@ -193,6 +195,7 @@ def test_create_form_offers_every_setting_and_preset_explained(demo: Any) -> Non
     page = demo("lobby")
     page.get_by_role("button", name="Create a table").click()
     dialog = page.locator("dialog[open]")
+    dialog.wait_for()  # it opens once the server's catalogue (GET /api/presets) is in
     assert dialog.get_by_role("radio").count() == 2 + 6  # kinds + presets
     for label in (
         "Target score",

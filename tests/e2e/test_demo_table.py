@@ -13,7 +13,7 @@ from typing import Any
 from fourhundred.engine import CARD_NAMES
 
 MINUS = "\u2212"  # the client writes a real minus sign
-DEMO = Path(__file__).resolve().parents[2] / "src" / "fourhundred" / "web" / "demo"
+DEMO = Path(__file__).resolve().parents[1] / "web" / "demo"
 
 
 def scene(name: str) -> dict[str, Any]:
@@ -21,7 +21,8 @@ def scene(name: str) -> dict[str, Any]:
 
 
 def sent(page: Any) -> list[dict[str, Any]]:
-    return list(page.evaluate("() => window.__sent || []"))
+    """What the demo page would have sent (it says so on its console)."""
+    return list(page.demo_sent)
 
 
 def test_bidding_offers_exactly_the_legal_bids_with_their_values(demo: Any) -> None:

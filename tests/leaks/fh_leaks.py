@@ -13,7 +13,7 @@ card, and when. For each frame a recipient got it checks that
   the clock, a message, a field no one expected) is a leak;
 - a view's hand holds only the recipient's own unplayed cards (a spectator's
   view has no ``hand`` at all), its tricks are exactly the cards played so
-  far in that hand, and the whole view equals the engine's ``view_for`` at
+  far in that hand, and the whole view equals the engine's ``view_at`` at
   that point of the game;
 - a played card shown to anyone was played no later than the command the
   frame belongs to (a card of seat X reaches seat Y only after X played it),
@@ -49,13 +49,12 @@ from fourhundred.engine import (
     BID_BASE,
     REDEAL,
     GameState,
-    Phase,
     Settings,
     bid_action,
     mask_of,
     parse_card,
-    view_for,
 )
+from fourhundred.engine.steps import view_at
 
 __all__ = [
     "KINDS",
@@ -128,6 +127,7 @@ class LeakChecker:
             self._keep(state)
             if hand.get("redeal_request") is not None:
                 state.apply(REDEAL, hand["redeal_request"])
+                self._keep(state)
                 continue
             for b in hand["bids"]:
                 state.apply(bid_action(b))
@@ -138,14 +138,15 @@ class LeakChecker:
                 self._keep(state)
 
     def _keep(self, state: GameState) -> None:
-        if state.phase in (Phase.BID, Phase.PLAY, Phase.OVER):
-            key = view_key(view_for(state, None).to_dict())
-            self._positions[key] = state.clone()
+        # Every point of the game has a view, between hands too (the hand
+        # just ended, phase "deal"), since each event carries its own.
+        key = view_key(view_at(state, None).to_dict())
+        self._positions[key] = state.clone()
 
     def expected_view(self, key: tuple[int, int, int, str], seat: int | None) -> dict[str, Any]:
         cached = self._expected.get((key, seat))
         if cached is None:
-            cached = view_for(self._positions[key], seat).to_dict()
+            cached = view_at(self._positions[key], seat).to_dict()
             self._expected[(key, seat)] = cached
         return cached
 
@@ -273,7 +274,7 @@ class LeakChecker:
         if key not in self._positions:
             self.bad(r, f"a view at {key}, a point the game never reached", raw)
             return allowed
-        # Independently of view_for: the tricks are the cards played so far...
+        # Independently of view_at: the tricks are the cards played so far...
         shown = [c for t in view["tricks"] for c in t["cards"]]
         if shown != self.plays[h][:played]:
             self.bad(r, f"tricks {shown} are not the first {played} plays of hand {h}", raw)
@@ -311,7 +312,7 @@ class LeakChecker:
                         self.bad(r, f"legal card {x} is not in the seat's hand", raw)
         # And the whole view is the engine's, for this recipient, there.
         if view != self.expected_view(key, r.seat):
-            self.bad(r, f"the view at {key} is not view_for's", raw)
+            self.bad(r, f"the view at {key} is not view_at's", raw)
         return allowed
 
     def _check_event(

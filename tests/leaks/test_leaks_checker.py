@@ -235,4 +235,4 @@ def test_a_view_other_than_view_for_is_caught(game: Any) -> None:
         msg["view"]["scores"] = [99, 0, 0, 0]
 
     found = tamper(game, 0, 35, leak)
-    assert any("is not view_for's" in v for v in found), found
+    assert any("is not view_at's" in v for v in found), found

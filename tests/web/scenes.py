@@ -1,8 +1,10 @@
 """Demo scenes for the browser client, built from the real engine.
 
-The client's demo mode (``/?demo=NAME``) renders ``web/demo/NAME.json``
-without a server: it is how the rendering layer is tested in a real browser
-and how ``scripts/screenshots.py`` shows each screen. A table scene is a
+The client's demo mode (``/?demo=NAME``) renders ``demo/NAME.json``
+without a server (the files live here, in ``tests/web/demo``, not in the
+package; ``demo_server.py`` serves them): it is how the rendering layer is
+tested in a real browser and how ``scripts/screenshots.py`` shows each
+screen. A table scene is a
 ``snapshot`` frame exactly as docs/protocol.md describes it, and every
 ``view`` in it is ``view_for(state, seat).to_dict()`` of a game played here
 with fixed seeds, so the demo cannot drift from the engine's contract.
@@ -29,7 +31,7 @@ from fourhundred.engine import (
     view_for,
 )
 
-DEMO_DIR = Path(__file__).resolve().parents[2] / "src" / "fourhundred" / "web" / "demo"
+DEMO_DIR = Path(__file__).resolve().parent / "demo"
 
 NAMES = ["Rami", "Nour", "Karim", "Layla"]
 NAMES_AR = ["رامي", "نور", "كريم", "ليلى"]
@@ -344,6 +346,8 @@ def build_scenes(*, analysis: bool = False) -> dict[str, dict[str, Any]]:
         "game": game,
     }
     record = record_from_state(s).to_dict()
+    # The replay itself is the server's (GET /api/games/demo/replay, which
+    # the test pages answer from this record through the server's code).
     scenes["replay"] = {"screen": "replay", "game": game, "record": record, "analysis": None}
     if analysis:
         from fourhundred.bots.analysis import analyse_record

@@ -66,3 +66,18 @@ def test_index_html_loads_the_app_as_a_module() -> None:
     assert '<script type="module" src="js/app.js">' in html
     assert 'name="viewport"' in html
     assert 'id="live"' in html and 'aria-live="polite"' in html
+
+
+def test_what_is_served_holds_no_test_hooks_nor_demo_scenes() -> None:
+    """Tests read the page another way (its console) or inject what they
+    need; the demo scenes live in tests/web/demo."""
+    hooks = re.compile(r"(?:window|globalThis|self)\.__\w+")
+    found = [
+        f"{p.relative_to(WEB)}: {m.group(0)}"
+        for p in WEB.rglob("*")
+        if p.is_file() and p.suffix in (".js", ".html")
+        for m in hooks.finditer(p.read_text(encoding="utf-8"))
+    ]
+    assert found == []
+    assert not (WEB / "demo").exists()
+    assert not list(WEB.rglob("*.json"))

@@ -1,7 +1,6 @@
 """The client's table state (js/state.js) over engine-made frames: events
 in order build the score sheet, old or foreign events change nothing, and
-the end of a hand is shown from the events when the server's view has
-already moved on to the next hand."""
+each event is drawn with the view the server sent with it."""
 
 from __future__ import annotations
 
@@ -12,7 +11,8 @@ from typing import Any
 
 import pytest
 
-from fourhundred.engine import BID_BASE, CARD_NAMES, GameState, Phase, view_for
+from fourhundred.engine import BID_BASE, GameState, Phase, view_for
+from fourhundred.engine.steps import hand_line, view_at
 
 
 @pytest.fixture(scope="module")
@@ -27,41 +27,57 @@ def js(browser: Any, static_url: str) -> Iterator[Any]:
     context.close()
 
 
-def _play_to_last_card(seed: int) -> tuple[GameState, dict[str, Any], int]:
-    """A hand played to its last card; returns the state, seat 0's view
-    before that card, and the card."""
-    rng = random.Random(seed)
+def test_each_event_is_drawn_with_its_own_view(js: Any) -> None:
+    """The last card of a hand, the hand's end and the next deal: the state
+    follows each event's own view (the server's), never a computed one."""
+    rng = random.Random(5)
     s = GameState(first_dealer=0)
-    s.deal_random(seed=seed)
+    s.deal_random(seed=5)
     while s.phase is Phase.BID:
         s.apply(BID_BASE + s.legal_bids()[min(1, len(s.legal_bids()) - 1)])
-    assert s.phase is Phase.PLAY
-    while len(s.plays) < 51:
+    while s.phase is Phase.PLAY:
         s.apply(rng.choice(s.legal_cards()))
-    before = view_for(s, 0).to_dict()
-    return s, before, s.legal_cards()[0]
-
-
-@pytest.mark.parametrize("seed", [1, 2, 3])
-def test_the_last_trick_of_a_hand_is_shown_before_the_next_hand(js: Any, seed: int) -> None:
-    s, before, card = _play_to_last_card(seed)
-    seat = s.turn
-    s.apply(card)
-    hand = s.history[-1]
-    if s.phase is Phase.DEAL:
-        s.deal_random(seed=seed + 100)
-    after = view_for(s, 0).to_dict()
-    event = {"kind": "play", "seat": seat, "card": CARD_NAMES[card], "by": "player"}
-    event["trick_winner"] = None  # the client must work it out if absent
-    got = js.evaluate("([b, e, a]) => S.interimView(b, e, a)", [before, event, after])
-    assert got is not None
-    assert got["tricks_won"] == list(hand.tricks)
-    assert len(got["tricks"]) == 13 and got["tricks"][-1]["winner"] is not None
-    assert got["turn"] is None and got["legal"] is None
-    assert got["hand"] == [c for c in before["hand"] if c != CARD_NAMES[card]]
-    # Within a hand the frame's own view already shows the card.
-    same = js.evaluate("([b, e]) => S.interimView(b, e, b)", [before, event])
-    assert same is None
+    ended = view_at(s, 0).to_dict()
+    line = {"kind": "hand_over", **hand_line(s.history[-1])}
+    s.deal_random(seed=6)
+    dealt = view_for(s, 0).to_dict()
+    room = {"id": "t", "status": "playing", "seats": [], "timer": 30}
+    frames = [
+        {
+            "type": "event",
+            "table": "t",
+            "version": 60,
+            "room": room,
+            "view": ended,
+            "event": {"kind": "play", "seat": 3, "card": "2C", "by": "bot", "trick_winner": 1},
+        },
+        {"type": "event", "table": "t", "version": 61, "room": room, "view": ended, "event": line},
+        {
+            "type": "event",
+            "table": "t",
+            "version": 62,
+            "room": room,
+            "view": dealt,
+            "event": {"kind": "deal", "hand_index": 1, "dealer": 1},
+        },
+    ]
+    out = js.evaluate(
+        """(frames) => {
+            const ts = new S.TableState();
+            ts.apply({type: "snapshot", table: "t", version: 59, room: frames[0].room,
+                      view: null, sheet: [], chat: []});
+            return frames.map((f) => {
+                ts.apply(f);
+                return {version: ts.version, phase: ts.view.phase, sheet: ts.sheet.length};
+            });
+        }""",
+        json.loads(json.dumps(frames)),
+    )
+    assert out == [
+        {"version": 60, "phase": "deal", "sheet": 0},
+        {"version": 61, "phase": "deal", "sheet": 1},
+        {"version": 62, "phase": "bid", "sheet": 1},
+    ]
 
 
 def test_frames_build_the_sheet_in_order_and_ignore_stale_events(js: Any) -> None:

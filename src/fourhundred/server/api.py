@@ -39,8 +39,9 @@ from .auth import (
 from .errors import CommandError
 from .hub import Hub, SettingError
 from .ratelimit import TokenBucket
+from .replays import replay_body
 
-__all__ = ["ApiError", "json_response", "routes"]
+__all__ = ["ApiError", "json_response", "presets_json", "routes"]
 
 MAX_BODY: Final = 64 * 1024
 _STATUS: Final = {
@@ -299,23 +300,28 @@ async def me(request: Request) -> Response:
 # ------------------------------------------------------------ rules, lobby
 
 
-async def presets(request: Request) -> Response:
+def presets_json() -> dict[str, Any]:
+    """``GET /api/presets``: everything a client needs to offer the rules
+    (the presets, every setting's range, choices or switch, the targets
+    offered, the turn timers, the bots), all from the engine's exports."""
     from fourhundred.bots import BOTS
 
-    return json_response(
-        {
-            "presets": [
-                {"name": name, "note": PRESET_NOTES.get(name, ""), "settings": s.to_dict()}
-                for name, s in PRESETS.items()
-            ],
-            "timers": list(TURN_TIMERS),
-            "targets_offered": list(TARGETS_OFFERED),
-            "ranges": {k: list(v) for k, v in SETTING_RANGES.items()},
-            "choices": {k: list(v) for k, v in SETTING_CHOICES.items()},
-            "switches": list(SETTING_SWITCHES),
-            "bots": sorted(BOTS),
-        }
-    )
+    return {
+        "presets": [
+            {"name": name, "note": PRESET_NOTES.get(name, ""), "settings": s.to_dict()}
+            for name, s in PRESETS.items()
+        ],
+        "timers": list(TURN_TIMERS),
+        "targets_offered": list(TARGETS_OFFERED),
+        "ranges": {k: list(v) for k, v in SETTING_RANGES.items()},
+        "choices": {k: list(v) for k, v in SETTING_CHOICES.items()},
+        "switches": list(SETTING_SWITCHES),
+        "bots": sorted(BOTS),
+    }
+
+
+async def presets(request: Request) -> Response:
+    return json_response(presets_json())
 
 
 async def list_tables(request: Request) -> Response:
@@ -429,7 +435,8 @@ def game_json(row: TableRow, players: list[GamePlayer], users: dict[str, User]) 
     }
 
 
-async def _finished(store: Store, table_id: str) -> TableRow:
+async def finished_game(store: Store, table_id: str) -> TableRow:
+    """The stored row of a finished game; 404 for anything else."""
     row = await store.get_table(table_id)
     if row is None or row.status != "over":
         raise ApiError(404, "not_found", "no finished game with this id")
@@ -438,7 +445,7 @@ async def _finished(store: Store, table_id: str) -> TableRow:
 
 async def get_game(request: Request) -> Response:
     hub = hub_of(request)
-    row = await _finished(hub.store, request.path_params["game_id"])
+    row = await finished_game(hub.store, request.path_params["game_id"])
     players = await hub.store.game_players(row.id)
     users = await hub.store.get_users(gp.user_id for gp in players if gp.user_id)
     return json_response(game_json(row, players, users))
@@ -446,13 +453,25 @@ async def get_game(request: Request) -> Response:
 
 async def get_record(request: Request) -> Response:
     hub = hub_of(request)
-    row = await _finished(hub.store, request.path_params["game_id"])
+    row = await finished_game(hub.store, request.path_params["game_id"])
     return json_response(row.record)
+
+
+async def get_replay(request: Request) -> Response:
+    hub = hub_of(request)
+    row = await finished_game(hub.store, request.path_params["game_id"])
+    assert row.record is not None
+    gzipped = "gzip" in request.headers.get("accept-encoding", "")
+    headers = {"Vary": "Accept-Encoding"}
+    if gzipped:
+        headers["Content-Encoding"] = "gzip"
+    body = replay_body(row.id, row.record, gzipped=gzipped)
+    return Response(body, headers=headers, media_type="application/json")
 
 
 async def get_analysis(request: Request) -> Response:
     hub = hub_of(request)
-    row = await _finished(hub.store, request.path_params["game_id"])
+    row = await finished_game(hub.store, request.path_params["game_id"])
     assert row.record is not None
     try:
         analysis = request.app.state.analyses.get(row.id, row.record)
@@ -548,6 +567,7 @@ routes = [
     Route("/api/queue", queue, methods=["GET", "POST", "DELETE"]),
     Route("/api/games/{game_id}", get_game, methods=["GET"]),
     Route("/api/games/{game_id}/record", get_record, methods=["GET"]),
+    Route("/api/games/{game_id}/replay", get_replay, methods=["GET"]),
     Route("/api/games/{game_id}/analysis", get_analysis, methods=["GET"]),
     Route("/api/users/{user_id}", get_user, methods=["GET"]),
     Route("/api/users/{user_id}/games", user_games, methods=["GET"]),

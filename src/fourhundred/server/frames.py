@@ -19,7 +19,8 @@ from typing import TYPE_CHECKING, Any, Final
 
 import msgspec
 
-from fourhundred.engine import Phase, view_for
+from fourhundred.engine import Phase
+from fourhundred.engine.steps import view_at
 
 from .errors import CommandError
 
@@ -170,12 +171,13 @@ def you(m: TableModel, user_id: str) -> dict[str, Any]:
 
 
 def view(m: TableModel, seat: int | None) -> dict[str, Any] | None:
-    """The view of ``seat`` (None: a spectator's), or None when there is no
-    hand to show (the waiting room, between hands, a closed table)."""
+    """The view of ``seat`` (None: a spectator's): the engine's ``view_at``,
+    which between hands shows the hand just ended; None when there is no
+    hand to show (the waiting room, before the first deal, a closed table)."""
     g = m.game
-    if g is None or g.phase is Phase.DEAL or m.status == "closed":
+    if g is None or m.status == "closed" or (g.phase is Phase.DEAL and not g.history):
         return None
-    return view_for(g, seat).to_dict()
+    return view_at(g, seat).to_dict()
 
 
 def connected_seats(m: TableModel, users: Iterable[str]) -> set[int]:

@@ -1,5 +1,7 @@
 // The application: the page shell (header, language switch), the routes,
-// and the glue between the screens, the socket (net.js) and the table state.
+// the lobby and the other screens, and signing in. The table the page is
+// attached to is live.js; the demo mode, demo.js; the shared state,
+// context.js.
 //
 // Routes: #/ (home / lobby), #/table/ID[?sit=1], #/replay/ID, #/profile/ID,
 // #/leaderboard; /?invite=CODE is an invite link; /?demo=NAME renders a demo
@@ -7,45 +9,24 @@
 
 import { announce, h, mount } from "./dom.js";
 import { initLang, lang, onLangChange, setLang, t } from "./i18n.js";
-import { api, TableSocket } from "./net.js";
-import { TableState, interimView } from "./state.js";
-import { onNarrowChange } from "./table.js";
+import { api } from "./net.js";
+import { TableState } from "./state.js";
+import { onNarrowChange } from "./hand.js";
+import { ctx } from "./context.js";
+import { connect, renderTableScreen, showTable } from "./live.js";
+import { renderDemo, showHomeDemo, startDemo } from "./demo.js";
 import { inviteFrom, renderLobby, renderSignedOut } from "./screens/home.js";
-import { renderRoom } from "./screens/room.js";
-import { openGameOver, renderGame } from "./screens/game.js";
 import { renderReplay, replayState } from "./screens/replay.js";
 import { renderLeaderboard, renderProfile } from "./screens/people.js";
+import { loadCatalog } from "./settings.js";
 import { errorText } from "./ui.js";
 
 const params = new URLSearchParams(location.search);
-// How long a finished trick stays on the table, and the gap between cards
-// played by others, so people can follow a fast bot. `?pace=fast` (tests)
-// and reduced-motion users get short pauses.
-const FAST = params.get("pace") === "fast" || matchMedia("(prefers-reduced-motion: reduce)").matches;
-const PAUSE = FAST ? { trick: 150, card: 0, hand: 100 } : { trick: 1200, card: 350, hand: 600 };
-
-const ctx = {
-  me: null,
-  demo: false,
-  route: { name: "home" },
-  ts: new TableState(),
-  socket: null,
-  connection: "idle",
-  pending: false,
-  notice: null,
-  muted: new Set(),
-  lobby: { tables: [], watch: [], queue: null },
-  invite: params.get("invite"),
-  shownOver: null,
-  game: null,
-};
 
 let main;
 let noticeTimer = null;
 let lobbyTimer = null;
 let queueTimer = null;
-const frames = [];
-let pumping = false;
 
 // ----------------------------------------------------------------- shell
 
@@ -128,6 +109,7 @@ function parseRoute() {
   return { name: "home" };
 }
 
+/** @param {string} hash @param {{invite?: string}} [opts] */
 ctx.go = (hash, { invite } = {}) => {
   if (invite) {
     const id = decodeURIComponent(hash.split("/")[2] || "");
@@ -141,7 +123,7 @@ async function route() {
   if (ctx.demo) return;
   const r = parseRoute();
   // A dialog belongs to the screen it was opened on.
-  for (const d of document.querySelectorAll("dialog[open]")) d.close();
+  for (const d of document.querySelectorAll("dialog[open]")) /** @type {HTMLDialogElement} */ (d).close();
   const leaving = ctx.route.name === "table" && (r.name !== "table" || r.id !== ctx.route.id);
   ctx.route = r;
   clearInterval(lobbyTimer);
@@ -181,6 +163,7 @@ function failed(err, back = true) {
 
 async function showLobby() {
   if (!main.querySelector(".lobby")) loading();
+  loadCatalog().catch(() => {}); // ready before "Create a table" is pressed
   const load = async () => {
     try {
       const [waiting, playing, queue] = await Promise.all([
@@ -265,215 +248,6 @@ ctx.openInvite = async (code) => {
   }
 };
 
-// ----------------------------------------------------------------- table
-
-function connect() {
-  if (ctx.socket) {
-    ctx.socket.connect();
-    return;
-  }
-  ctx.socket = new TableSocket({
-    onFrame: (frame) => {
-      frames.push({ frame, at: Date.now() });
-      pump();
-    },
-    onStatus: (status) => {
-      const was = ctx.connection;
-      ctx.connection = status;
-      if (status === "unauthorized") {
-        ctx.me = null;
-        route();
-        return;
-      }
-      if (ctx.route.name === "table" && ctx.ts.room && was !== status) renderTableScreen();
-    },
-  });
-  ctx.socket.connect();
-}
-
-async function showTable(r) {
-  connect();
-  if (ctx.ts.table !== r.id || !ctx.ts.room) loading();
-  const invite = sessionStorage.getItem(`fh.invite.${r.id}`);
-  try {
-    await ctx.socket.join(invite ? { table: r.id, invite } : { table: r.id });
-  } catch (err) {
-    if (err.code !== "offline") failed(err);
-  }
-}
-
-// Frames are shown in order with short pauses so that a trick taken by a
-// bot can be seen before the next one begins.
-async function pump() {
-  if (pumping) return;
-  pumping = true;
-  while (frames.length) {
-    const { frame, at } = frames.shift();
-    const hurry = frames.length > 40; // far behind (a catch-up): no pauses
-    // A command that ends a hand sends the next hand's view at once; show
-    // the end of this one (the last card, the trick taken) before it.
-    const interim = frame.type === "event" && frame.table === ctx.ts.table ? interimView(ctx.ts.view, frame.event, frame.view) : null;
-    if (interim && !hurry && ctx.route.name === "table") {
-      ctx.interim = interim;
-      renderTableScreen();
-      await new Promise((res) => setTimeout(res, PAUSE.trick));
-      ctx.interim = null;
-    }
-    const pause = handle(frame, at);
-    if (pause && !hurry) await new Promise((res) => setTimeout(res, pause));
-  }
-  pumping = false;
-}
-
-function handle(frame, at = Date.now()) {
-  switch (frame.type) {
-    case "snapshot":
-    case "catchup":
-    case "event": {
-      if (ctx.route.name !== "table" && !ctx.invite) return 0;
-      const before = ctx.ts.view;
-      const event = ctx.ts.apply(frame, at);
-      if (frame.type === "event" && !event) return 0;
-      if (ctx.invite && frame.type !== "event") arrivedByInvite(frame);
-      rememberSeat();
-      if (ctx.route.name !== "table" || ctx.route.id !== ctx.ts.table) return 0;
-      if (ctx.pending && frame.type === "event" && ctx.ts.view !== before) ctx.pending = false;
-      renderTableScreen();
-      if (event && event.kind === "play") {
-        if (event.trick_winner !== null && event.trick_winner !== undefined) return PAUSE.trick;
-        return event.seat !== ctx.ts.you.seat ? PAUSE.card : 0;
-      }
-      if (event && event.kind === "hand_over") return PAUSE.hand;
-      return 0;
-    }
-    case "presence":
-    case "chat":
-      ctx.ts.apply(frame);
-      if (ctx.route.name === "table") renderTableScreen();
-      if (frame.type === "chat" && frame.from?.id !== ctx.me?.id) announce(`${frame.from?.name}: ${frame.text}`);
-      return 0;
-    case "matched":
-      ctx.go(`#/table/${encodeURIComponent(frame.table)}`);
-      return 0;
-    case "closing":
-      ctx.say(t(`closing.${frame.code}`) || frame.message);
-      return 0;
-    case "join_failed":
-      if (ctx.route.name === "table") failed(frame.error);
-      return 0;
-    case "error":
-      ctx.say(errorText(frame));
-      return 0;
-    default:
-      return 0;
-  }
-}
-
-// The table this player sits at, so the lobby can offer the way back (a
-// user sits at one unfinished table at a time).
-const SEAT_KEY = "fh.table";
-
-function rememberSeat() {
-  const ts = ctx.ts;
-  try {
-    const live = ts.you.seat !== null && (ts.status === "waiting" || ts.status === "playing");
-    if (live) localStorage.setItem(SEAT_KEY, ts.table);
-    else if (localStorage.getItem(SEAT_KEY) === ts.table) localStorage.removeItem(SEAT_KEY);
-  } catch {
-    // storage blocked: no way-back link, nothing else changes
-  }
-}
-
-ctx.seatedAt = () => {
-  try {
-    return localStorage.getItem(SEAT_KEY);
-  } catch {
-    return null;
-  }
-};
-
-function arrivedByInvite(frame) {
-  const code = ctx.invite;
-  ctx.invite = null;
-  sessionStorage.setItem(`fh.invite.${frame.table}`, code);
-  history.replaceState(null, "", `${location.pathname}#/table/${encodeURIComponent(frame.table)}`);
-  ctx.route = { name: "table", id: frame.table, sit: true };
-  maybeSit();
-}
-
-function maybeSit() {
-  const ts = ctx.ts;
-  if (!ctx.route.sit || ts.you.seat !== null || ts.status !== "waiting") return;
-  ctx.route.sit = false;
-  if (ts.room.kind === "ranked" || !ts.room.open_seats) return;
-  ctx.cmd("sit", {}).catch(() => {});
-}
-
-function renderTableScreen() {
-  const ts = ctx.ts;
-  if (!ts.room) return;
-  renderShell();
-  if (ts.status === "waiting") {
-    maybeSit();
-    renderRoom(ctx, main);
-    return;
-  }
-  if (ts.status === "closed" || !ts.view) {
-    mount(main, h("div", { class: "panel failed" }, h("p", {}, t("table_closed")), h("a", { href: "#/", class: "button primary" }, t("back_to_lobby"))));
-    return;
-  }
-  renderGame(ctx, main);
-  if (ts.view.phase === "over" && ctx.shownOver !== ts.table) {
-    ctx.shownOver = ts.table;
-    ctx.showResult(false);
-  }
-}
-
-ctx.showResult = async () => {
-  const model = ctx.ts.model({});
-  let game = ctx.game && ctx.game.id === ctx.ts.table ? ctx.game : null;
-  if (!game && !ctx.demo && !(ctx.ts.result && ctx.ts.result.ratings)) {
-    try {
-      game = await api.game(ctx.ts.table);
-      ctx.game = game;
-    } catch {
-      game = null;
-    }
-  }
-  if (document.querySelector("dialog.game-over-dialog")) return;
-  openGameOver(ctx, model, game);
-};
-
-/** Send a command for this table; errors are shown and re-thrown. */
-ctx.cmd = async (type, fields = {}) => {
-  if (ctx.demo) {
-    window.__sent = window.__sent || [];
-    window.__sent.push({ type, ...fields });
-    ctx.say(t("demo.sent"));
-    return { type: "ack" };
-  }
-  try {
-    return await ctx.socket.send(type, fields);
-  } catch (err) {
-    if (type !== "chat") ctx.say(errorText(err));
-    throw err;
-  }
-};
-
-/** A game action (bid, play, redeal): one at a time, at the current version. */
-ctx.act = async (type, fields) => {
-  if (ctx.pending) return;
-  ctx.pending = !ctx.demo;
-  ctx.notice = null;
-  renderTableScreen();
-  try {
-    await ctx.cmd(type, ctx.demo ? fields : { ...fields, version: ctx.ts.version });
-  } catch {
-    ctx.pending = false;
-    renderTableScreen();
-  }
-};
-
 ctx.say = (text) => {
   ctx.notice = text;
   announce(text);
@@ -491,43 +265,13 @@ ctx.mute = (id) => {
   rerender();
 };
 
-ctx.fillWithBots = async () => {
-  const room = ctx.ts.room;
-  for (const s of room.seats) {
-    if (!s.user && !s.bot) await ctx.cmd("add_bot", { seat: s.seat }).catch(() => {});
-  }
-  const me = ctx.ts.you.seat !== null ? ctx.ts.room.seats[ctx.ts.you.seat] : null;
-  if (me && !me.ready) await ctx.cmd("ready", { ready: true }).catch(() => {});
-};
-
-ctx.leaveTable = async () => {
-  try {
-    await ctx.cmd("leave");
-  } catch {
-    return;
-  }
-  try {
-    if (localStorage.getItem(SEAT_KEY) === ctx.ts.table) localStorage.removeItem(SEAT_KEY);
-  } catch {
-    // nothing remembered
-  }
-  ctx.backToLobby();
-};
-
-ctx.backToLobby = () => {
-  for (const d of document.querySelectorAll("dialog[open]")) d.close();
-  ctx.socket?.detach();
-  ctx.ts = new TableState();
-  ctx.go("#/");
-};
-
 // -------------------------------------------------------- other screens
 
 async function showReplay(id) {
   loading();
   try {
-    const [game, record] = await Promise.all([api.game(id), api.record(id)]);
-    const rs = replayState(record, game, null);
+    const [game, replay] = await Promise.all([api.game(id), api.replay(id)]);
+    const rs = replayState(replay, game, null);
     ctx.replay = rs;
     renderReplay(ctx, main, rs);
     loadAnalysis(id, rs);
@@ -606,74 +350,12 @@ function rerender() {
   else renderShell();
 }
 
-// ------------------------------------------------------------------ demo
-
-let demoScene = null;
-
-async function startDemo(name) {
-  ctx.demo = true;
-  ctx.connection = "open";
-  let scene;
-  try {
-    const res = await fetch(`demo/${encodeURIComponent(name)}.json`);
-    if (!res.ok) throw new Error(res.statusText);
-    scene = await res.json();
-  } catch {
-    renderShell();
-    failed({ code: "not_found" }, false);
-    return;
-  }
-  demoScene = scene;
-  ctx.me = scene.me || null;
-  if (scene.frame) {
-    ctx.ts.apply(scene.frame);
-    ctx.route = { name: "table", id: scene.frame.table };
-  }
-  if (scene.game) ctx.game = scene.game;
-  renderDemo();
-}
-
-function renderDemo() {
-  const scene = demoScene;
-  if (!scene) return;
-  renderShell();
-  switch (scene.screen) {
-    case "home":
-      renderSignedOut(ctx, main);
-      break;
-    case "lobby":
-      ctx.route = { name: "home" };
-      renderShell();
-      renderLobby(ctx, main, { tables: scene.tables, watch: scene.watch, queue: scene.queue });
-      break;
-    case "room":
-      renderRoom(ctx, main);
-      break;
-    case "table":
-      renderTableScreen();
-      break;
-    case "replay":
-      if (!ctx.replay) ctx.replay = replayState(scene.record, scene.game, scene.analysis || null);
-      renderReplay(ctx, main, ctx.replay);
-      break;
-    case "profile":
-      renderProfile(ctx, main, scene.profile, scene.games);
-      break;
-    case "leaderboard":
-      ctx.route = { name: "leaderboard" };
-      renderShell();
-      renderLeaderboard(ctx, main, scene.players);
-      break;
-    default:
-      break;
-  }
-}
-
 // ------------------------------------------------------------------ boot
 
 async function boot() {
   initLang(params.get("lang"));
   main = document.getElementById("main");
+  Object.assign(ctx, { main, renderShell, loading, failed, reroute: route, rerender });
   document.addEventListener("keydown", (e) => {
     if (ctx.replay && main.querySelector(".replay")) ctx.replay.keys?.(e);
   });
@@ -690,9 +372,7 @@ async function boot() {
   const demo = params.get("demo");
   if (demo) {
     if (demo === "home") {
-      ctx.demo = true;
-      demoScene = { screen: "home" };
-      renderDemo();
+      showHomeDemo();
       return;
     }
     return startDemo(demo);

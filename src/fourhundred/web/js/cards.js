@@ -41,20 +41,6 @@ export function groupBySuit(cards) {
   );
 }
 
-/** The seat that wins a trick: highest heart, else highest card of the suit led. */
-export function trickWinner(leader, cards) {
-  let best = 0;
-  for (let i = 1; i < cards.length; i++) {
-    const c = cards[i];
-    const b = cards[best];
-    const beats =
-      (c[1] === TRUMP && (b[1] !== TRUMP || rankIndexOf(c) > rankIndexOf(b))) ||
-      (c[1] === b[1] && rankIndexOf(c) > rankIndexOf(b));
-    if (beats) best = i;
-  }
-  return (leader + best) % 4;
-}
-
 // ---------------------------------------------------------------- drawing
 
 // Suit shapes in a 100 x 100 box, drawn for this project.

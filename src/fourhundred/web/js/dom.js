@@ -60,7 +60,7 @@ export function num(value, cls = null) {
  * the element that has the same data-key as the focused one had. */
 export function mount(root, ...children) {
   const active = document.activeElement;
-  const key = active && root.contains(active) ? active.dataset?.key : null;
+  const key = active instanceof HTMLElement && root.contains(active) ? active.dataset.key : null;
   root.replaceChildren();
   append(root, children);
   if (key) {

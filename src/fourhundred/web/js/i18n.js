@@ -71,7 +71,6 @@ function lookup(key) {
   if (Object.hasOwn(dict, key)) return dict[key];
   if (!missing.has(key)) {
     missing.add(key);
-    globalThis.__missingI18n = [...missing];
     console.warn(`i18n: no ${current} text for "${key}"`);
   }
   return Object.hasOwn(en, key) ? en[key] : key;

@@ -13,6 +13,7 @@ export class ApiError extends Error {
 }
 
 async function request(method, path, body) {
+  /** @type {RequestInit & {headers: Record<string, string>}} */
   const init = { method, credentials: "same-origin", headers: { Accept: "application/json" } };
   if (body !== undefined) {
     init.headers["Content-Type"] = "application/json";
@@ -63,6 +64,7 @@ export const api = {
   queueLeave: () => request("DELETE", "/api/queue"),
   game: (id) => request("GET", `/api/games/${enc(id)}`),
   record: (id) => request("GET", `/api/games/${enc(id)}/record`),
+  replay: (id) => request("GET", `/api/games/${enc(id)}/replay`),
   analysis: (id) => request("GET", `/api/games/${enc(id)}/analysis`),
   user: (id) => request("GET", `/api/users/${enc(id)}`),
   userGames: (id, limit, before) => request("GET", `/api/users/${enc(id)}/games${q({ limit, before })}`),
@@ -89,6 +91,7 @@ const versionKey = (table) => `fh.version.${table}`;
  * "reconnecting", or a final "replaced" / "unauthorized" / "forbidden".
  */
 export class TableSocket {
+  /** @param {{onFrame?: (frame: any) => void, onStatus?: (status: string) => void, url?: string}} [handlers] */
   constructor({ onFrame, onStatus, url } = {}) {
     this.onFrame = onFrame || (() => {});
     this.onStatus = onStatus || (() => {});
@@ -212,8 +215,9 @@ export class TableSocket {
         return;
       case "ack":
       case "error": {
+        // An ack's or error's version is not a frame this page has drawn:
+        // only snapshot, catchup and event frames move `version`.
         const waiter = this.pending.get(frame.id);
-        if (frame.version !== null && frame.version !== undefined) this.seen(frame.version, false);
         if (!waiter) {
           if (frame.type === "error") this.onFrame(frame);
           return;

@@ -46,7 +46,8 @@ export function scoreSheet(rows, names, you = null, current = null) {
           : cols.map((s) => cell(row, s)),
       ),
     ),
-    current && current.phase !== "over"
+    // The hand on the table, until its line is in the sheet.
+    current && current.phase !== "over" && !rows.some((r) => r.hand_index === current.hand_index)
       ? h(
           "tr",
           { class: "in-progress" },
@@ -65,8 +66,7 @@ export function scoreSheet(rows, names, you = null, current = null) {
         )
       : null,
   );
-  const last = rows.length ? rows[rows.length - 1].scores : [0, 0, 0, 0];
-  const totals = current ? (current.phase === "over" ? last : current.scores) : last;
+  const totals = current ? current.scores : rows.length ? rows[rows.length - 1].scores : [0, 0, 0, 0];
   const foot = h(
     "tfoot",
     {},
@@ -101,10 +101,9 @@ export function scoreSheet(rows, names, you = null, current = null) {
 
 function cell(row, s) {
   const d = row.deltas[s];
-  const made = row.bids[s] !== null && row.tricks[s] >= row.bids[s];
   return h(
     "td",
-    { dataset: { seat: s }, class: made ? "made" : "short" },
+    { dataset: { seat: s }, class: d > 0 ? "made" : d < 0 ? "short" : "" },
     h("span", { class: "bw" }, t("bid_won_short", { bid: row.bids[s] ?? "–", won: row.tricks[s] })),
     h("span", { class: ["delta", d > 0 ? "up" : d < 0 ? "down" : ""], dir: "ltr" }, signed(d)),
     num(row.scores[s], "run"),

@@ -1,9 +1,9 @@
 // What the client knows about the table it is attached to, kept from the
 // server's frames (protocol.md: snapshot, catchup, event, presence, chat).
-// Every snapshot/catchup/event carries the full room, view and clock, so the
-// table can always be redrawn from here alone.
+// Every snapshot/catchup/event carries the full room, view and clock, each
+// event the state just after it, so the table is always drawn from here
+// alone: the client computes no rule.
 
-import { trickWinner } from "./cards.js";
 import { t } from "./i18n.js";
 
 export const CHAT_KEEP = 200;
@@ -137,34 +137,4 @@ export function seatInfo(s) {
 /** "Bot 2": a bot is named after its seat, so three bots can be told apart. */
 export function botName(seat) {
   return t("bot_seat", { n: seat + 1 });
-}
-
-/**
- * The view just after `event` when the server has already moved on to the
- * next hand (protocol.md: the events of one command all carry the state
- * after the whole command). `before` is the view shown so far, `after` the
- * frame's. Null when the frame's own view shows the event.
- */
-export function interimView(before, event, after) {
-  if (!before || !after || !event || before.phase === "over") return null;
-  if (after.hand_index === before.hand_index) return null;
-  const v = structuredClone(before);
-  Object.assign(v, { legal: null, values: null, can_redeal: false, turn: null });
-  if (event.kind === "bid") {
-    v.bids[event.seat] = event.bid;
-    return v;
-  }
-  if (event.kind !== "play") return null;
-  let trick = v.tricks[v.tricks.length - 1];
-  if (!trick || trick.winner !== null) {
-    trick = { leader: event.seat, cards: [], winner: null };
-    v.tricks.push(trick);
-  }
-  trick.cards.push(event.card);
-  if (trick.cards.length === 4) {
-    trick.winner = event.trick_winner ?? trickWinner(trick.leader, trick.cards);
-    v.tricks_won[trick.winner] += 1;
-  }
-  if (v.hand) v.hand = v.hand.filter((c) => c !== event.card);
-  return v;
 }

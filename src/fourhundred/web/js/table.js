@@ -17,9 +17,10 @@
 // }
 // handlers = {bid(n), play(card), redeal(), openScores(), openLastTrick(), ...}
 
-import { cardBack, cardFace, groupBySuit, isTrump, parse, suitIcon } from "./cards.js";
+import { cardBack, groupBySuit, isTrump, parse, suitIcon } from "./cards.js";
 import { announce, h, mount, num } from "./dom.js";
 import { cardName, seatLabel, signed, suitName, t } from "./i18n.js";
+import { bidPanel, cardEl, currentTrick, handRow, sumBids } from "./hand.js";
 
 const POSITIONS = ["bottom", "right", "top", "left"];
 // Where a card flies in from, by position (physical directions: the table is
@@ -43,11 +44,6 @@ export function seatName(model, seat) {
   return info?.name || seatLabel(seat);
 }
 
-/** The trick to show in the middle: the last one of the hand (complete or not). */
-function currentTrick(view) {
-  return view.tricks.length ? view.tricks[view.tricks.length - 1] : null;
-}
-
 /** The last complete trick before the one on the table, for "last trick". */
 export function previousTrick(model) {
   const tricks = model.view.tricks;
@@ -60,26 +56,6 @@ export function previousTrick(model) {
   return model.lastTrick || null;
 }
 
-const sumBids = (bids) => bids.reduce((a, b) => a + (b ?? 0), 0);
-
-/** A card as a button (your hand) or a picture (the table). */
-export function cardEl(card, { button = false, legal = true, onPlay, extra = {} } = {}) {
-  const label = cardName(card) + (isTrump(card) ? `, ${t("trump")}` : "");
-  const classes = ["card", isTrump(card) && "trump", !legal && "dim"];
-  if (!button) {
-    return h("span", { class: classes, role: "img", "aria-label": label, html: cardFace(card), ...extra });
-  }
-  return h("button", {
-    type: "button",
-    class: classes,
-    "aria-label": legal ? label : `${label}, ${t("card_not_playable")}`,
-    "aria-disabled": legal ? null : "true",
-    dataset: { card, key: `card-${card}` },
-    html: cardFace(card),
-    onclick: () => onPlay(card, legal),
-    ...extra,
-  });
-}
 
 // ------------------------------------------------------------------ seats
 
@@ -173,7 +149,7 @@ function trickArea(model, state) {
   const pos = positions(model.you);
   const trick = currentTrick(v);
   const children = [];
-  if (v.phase === "bid") {
+  if (v.phase === "bid" || (v.phase === "deal" && !trick)) {
     children.push(bidMeter(model));
   } else if (trick) {
     const key = `${v.hand_index}:${v.tricks.length}`;
@@ -247,142 +223,6 @@ function lastHandSummary(model, row) {
   );
 }
 
-// ------------------------------------------------------------------ hand
-
-function handRow(model, handlers) {
-  const v = model.view;
-  const cards = v.hand || [];
-  const legal = new Set(v.phase === "play" && Array.isArray(v.legal) ? v.legal : []);
-  const myTurnToPlay = v.phase === "play" && v.turn === model.you && v.legal !== null;
-  const groups = groupBySuit(cards);
-  const firstLegal = cards.length ? [...groups.flatMap((g) => g.cards)].find((c) => legal.has(c)) : null;
-  const tabCard = firstLegal || groups[0]?.cards[0];
-  const onPlay = (card, ok) => {
-    if (model.pending) return;
-    if (!myTurnToPlay) {
-      handlers.notice?.(t("not_your_turn"));
-      return;
-    }
-    if (!ok) {
-      const trick = currentTrick(v);
-      const led = trick && trick.winner === null && trick.cards.length ? parse(trick.cards[0]).suit : null;
-      handlers.notice?.(led ? t("must_follow", { suit: suitName(led) }) : t("card_not_playable"));
-      return;
-    }
-    handlers.play?.(card);
-  };
-  const n = cards.length;
-  // On a phone a hand of more than 7 cards is shown in two overlapping rows,
-  // so that every card keeps a tap target wider than 44 px.
-  const ordered = groups.flatMap((g, gi) => g.cards.map((c, ci) => ({ c, start: gi > 0 && ci === 0 })));
-  const rows = narrow() && n > 7 ? [ordered.slice(0, Math.ceil(n / 2)), ordered.slice(Math.ceil(n / 2))] : [ordered];
-  return h(
-    "div",
-    {
-      class: ["hand", myTurnToPlay && "active", model.pending && "pending", rows.length > 1 && "two-rows"],
-      role: "group",
-      "aria-label": t("your_hand", { n }),
-      onkeydown: (e) => rove(e),
-    },
-    rows.map((row) => {
-      const gaps = row.filter((x, i) => i > 0 && x.start).length;
-      return h(
-        "div",
-        { class: "hand-row", style: { "--n": Math.max(row.length, 1), "--n1": Math.max(row.length - 1, 1), "--gaps": gaps } },
-        row.map(({ c, start }, i) =>
-          cardEl(c, {
-            button: true,
-            legal: !myTurnToPlay || legal.has(c),
-            onPlay,
-            extra: {
-              tabindex: c === tabCard ? "0" : "-1",
-              class: ["card", isTrump(c) && "trump", myTurnToPlay && !legal.has(c) && "dim", i > 0 && start && "group-start"],
-            },
-          }),
-        ),
-      );
-    }),
-  );
-}
-
-const NARROW = typeof matchMedia === "function" ? matchMedia("(max-width: 560px)") : null;
-/** Whether the screen is phone-narrow (the hand then takes two rows). */
-export const narrow = () => Boolean(NARROW && NARROW.matches);
-/** Call `fn` when the screen crosses the phone width (to redraw the hand). */
-export function onNarrowChange(fn) {
-  NARROW?.addEventListener("change", fn);
-}
-
-// Arrow keys move between the cards of the hand (one tab stop for the hand).
-function rove(e) {
-  const keys = ["ArrowLeft", "ArrowRight", "Home", "End"];
-  if (!keys.includes(e.key)) return;
-  const buttons = [...e.currentTarget.querySelectorAll("button.card")];
-  const i = buttons.indexOf(document.activeElement);
-  if (i < 0) return;
-  // The hand is always laid out left to right (like cards held in the hand),
-  // in Arabic too, so the arrows follow the screen.
-  let j = i;
-  if (e.key === "Home") j = 0;
-  else if (e.key === "End") j = buttons.length - 1;
-  else if (e.key === "ArrowRight") j = Math.min(buttons.length - 1, i + 1);
-  else j = Math.max(0, i - 1);
-  e.preventDefault();
-  buttons.forEach((b, k) => b.setAttribute("tabindex", k === j ? "0" : "-1"));
-  buttons[j].focus();
-}
-
-// ------------------------------------------------------------ bid panel
-
-function bidPanel(model, handlers) {
-  const v = model.view;
-  if (v.phase !== "bid" || v.legal === null || model.you === null) return null;
-  const total = sumBids(v.bids);
-  const made = v.bids.filter((b) => b !== null).length;
-  const lastToBid = made === 3;
-  const short = v.required_total - total;
-  return h(
-    "section",
-    { class: "bid-panel", "aria-labelledby": "bid-title" },
-    h("h2", { id: "bid-title" }, t("your_bid")),
-    h(
-      "p",
-      { class: "bid-hint" },
-      t("bid_hint", { total, need: v.required_total }),
-      lastToBid && short > 0 ? h("span", { class: "warn" }, " ", t("bid_redeal_below", { n: short })) : null,
-    ),
-    h(
-      "div",
-      { class: "bids", role: "group", "aria-label": t("legal_bids") },
-      v.legal.map((b, i) => {
-        const value = v.values[i];
-        const worth = value === null ? t("thirteen_worth") : t("worth", { n: value });
-        const throws = lastToBid && b < short;
-        return h(
-          "button",
-          {
-            type: "button",
-            class: ["bid-btn", throws && "throws", b === 13 && "thirteen"],
-            dataset: { bid: b, key: `bid-${b}` },
-            disabled: model.pending,
-            "aria-label": t("bid_aria", { n: b, worth }) + (throws ? `, ${t("bid_throws_in")}` : ""),
-            onclick: () => handlers.bid?.(b),
-          },
-          h("span", { class: "bid-n" }, b),
-          h("span", { class: "bid-v", dir: "auto" }, value === null ? t("all_or_nothing") : `±${value}`),
-        );
-      }),
-    ),
-    v.can_redeal
-      ? h(
-          "button",
-          { type: "button", class: "ghost redeal", dataset: { key: "redeal" }, onclick: () => handlers.redeal?.() },
-          t("ask_redeal"),
-        )
-      : null,
-  );
-}
-
 // ------------------------------------------------------------- status bar
 
 /** One sentence: whose turn it is and what to do. */
@@ -393,9 +233,9 @@ export function statusText(model) {
     return model.you !== null && teamOf(model.you) === v.winner ? t("you_won") : t("team_won", { names: teamNames(model, v.winner) });
   }
   if (v.turn === null) {
-    // A moment between two hands (see state.js interimView).
+    // Between two hands (phase "deal"): the hand as its last action left it.
     const trick = currentTrick(v);
-    if (v.phase === "bid") return t("thrown_now");
+    if (!trick) return t("thrown_now");
     return trick && trick.winner !== null ? t("wins_trick", { name: seatName(model, trick.winner) }) : t("hand_ends");
   }
   const mine = v.turn === model.you;

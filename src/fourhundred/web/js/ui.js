@@ -2,22 +2,18 @@
 
 import { h } from "./dom.js";
 import { lang, t } from "./i18n.js";
-import {
-  PRESET_NAMES,
-  PRESETS,
-  SETTINGS,
-  TABLE_KINDS,
-  TARGETS_OFFERED,
-  TURN_TIMERS,
-  describeSettings,
-  settingExplained,
-  valueText,
-} from "./rules.js";
+import { describeSettings, presetSettings, settingExplained, settingSpecs, valueText } from "./settings.js";
+
+/** The kinds of table a person may create (Ranked tables come from the queue). */
+const TABLE_KINDS = ["private", "casual"];
 
 let dialogSeq = 0;
 
-/** A modal <dialog> (Escape closes it; focus returns where it was). */
-export function openDialog({ title, body, actions = [], className = "", onClose } = {}) {
+/**
+ * A modal <dialog> (Escape closes it; focus returns where it was).
+ * @param {{title: string, body: any, actions?: any[], className?: string, onClose?: () => void}} opts
+ */
+export function openDialog({ title, body, actions = [], className = "", onClose }) {
   const back = document.activeElement;
   const id = `dlg-${++dialogSeq}`;
   const dialog = h(
@@ -35,7 +31,7 @@ export function openDialog({ title, body, actions = [], className = "", onClose 
   dialog.addEventListener("close", () => {
     dialog.remove();
     onClose?.();
-    if (back && back.isConnected) back.focus({ preventScroll: true });
+    if (back instanceof HTMLElement && back.isConnected) back.focus({ preventScroll: true });
   });
   document.body.appendChild(dialog);
   dialog.showModal();
@@ -56,16 +52,20 @@ export function showError(el, err) {
   el.classList.add("error");
 }
 
+// Errors whose server message says which input or rule is to blame (a
+// person can act on it). Others (a stale version, a lost connection) are
+// said in the client's own words only: server internals such as version
+// numbers never reach the screen.
+const EXPLAINED = new Set(["bad_request", "bad_setting", "illegal", "not_allowed", "conflict", "unauthorized"]);
+
 /** A player-facing sentence for an ApiError or a socket error. */
 export function errorText(err) {
   if (!err) return "";
   const code = err.code || "unknown";
   const key = `err.${code}`;
   const known = t.has(key) ? t(key) : t("err.unknown");
-  // The server's message names the field or rule; English only, so shown in English pages.
-  if (err.message && lang() === "en" && !["offline", "network"].includes(err.message)) {
-    return `${known} (${err.message})`;
-  }
+  // The server's message is English only, so shown in English pages.
+  if (err.message && lang() === "en" && EXPLAINED.has(code)) return `${known} (${err.message})`;
   return known;
 }
 
@@ -82,16 +82,22 @@ function field(label, control, helpId, help) {
 }
 
 /**
- * The form for a table's settings (create a table, or the host's changes).
+ * The form for a table's settings (create a table, or the host's changes),
+ * built from the server's catalogue (settings.js, GET /api/presets).
  * initial: {kind, preset, settings, timer}; withKind: show Private / Casual.
  * onSubmit({kind, preset, settings (changes from the preset), timer}).
+ * @param {{catalog: import("./settings.js").Catalog, initial?: {kind?: string, preset?: string,
+ *   settings?: Record<string, any>, timer?: number}, withKind?: boolean, submitLabel: string,
+ *   onSubmit: (choice: any) => Promise<void>, idPrefix?: string}} opts
  */
-export function settingsForm({ initial = {}, withKind = false, submitLabel, onSubmit, idPrefix = "s" }) {
+export function settingsForm({ catalog, initial = {}, withKind = false, submitLabel, onSubmit, idPrefix = "s" }) {
+  const first = presetSettings(catalog, initial.preset) ? initial.preset : catalog.presets[0].name;
+  const SETTINGS = settingSpecs(catalog);
   const state = {
     kind: initial.kind || "private",
-    preset: initial.preset || "standard",
-    settings: { ...PRESETS[initial.preset || "standard"], ...(initial.settings || {}) },
-    timer: initial.timer || 30,
+    preset: first,
+    settings: { ...presetSettings(catalog, first), ...(initial.settings || {}) },
+    timer: initial.timer && catalog.timers.includes(initial.timer) ? initial.timer : catalog.timers.includes(30) ? 30 : catalog.timers[0],
   };
   const msg = formMessage();
   const form = h("form", { class: "settings-form", novalidate: true });
@@ -138,7 +144,7 @@ export function settingsForm({ initial = {}, withKind = false, submitLabel, onSu
     "fieldset",
     { class: "choice-cards presets" },
     h("legend", {}, t("preset")),
-    PRESET_NAMES.map((p) =>
+    catalog.presets.map(({ name: p, note }) =>
       h(
         "label",
         { class: "choice-card" },
@@ -149,12 +155,12 @@ export function settingsForm({ initial = {}, withKind = false, submitLabel, onSu
           checked: state.preset === p,
           onchange: () => {
             state.preset = p;
-            state.settings = { ...PRESETS[p] };
+            state.settings = presetSettings(catalog, p);
             refresh();
           },
         }),
-        h("span", { class: "choice-title" }, t(`preset.${p}`)),
-        h("span", { class: "choice-help" }, t(`preset.${p}.note`)),
+        h("span", { class: "choice-title" }, t.has(`preset.${p}`) ? t(`preset.${p}`) : p),
+        h("span", { class: "choice-help" }, t.has(`preset.${p}.note`) ? t(`preset.${p}.note`) : note),
       ),
     ),
   );
@@ -194,11 +200,11 @@ export function settingsForm({ initial = {}, withKind = false, submitLabel, onSu
         "aria-describedby": helpId,
         oninput: (e) => set(Number(e.target.value)),
       });
-      const list = h("datalist", { id: `${id}-list` }, TARGETS_OFFERED.map((n) => h("option", { value: n })));
+      const list = h("datalist", { id: `${id}-list` }, spec.offered.map((n) => h("option", { value: n })));
       const chips = h(
         "div",
         { class: "chips", role: "group", "aria-label": t("targets_offered") },
-        TARGETS_OFFERED.map((n) =>
+        spec.offered.map((n) =>
           h(
             "button",
             {
@@ -248,7 +254,7 @@ export function settingsForm({ initial = {}, withKind = false, submitLabel, onSu
         state.timer = Number(e.target.value);
       },
     },
-    TURN_TIMERS.map((n) => h("option", { value: n, selected: n === state.timer }, t("seconds_n", { n }))),
+    catalog.timers.map((n) => h("option", { value: n, selected: n === state.timer }, t("seconds_n", { n }))),
   );
 
   form.append(
@@ -267,13 +273,14 @@ export function settingsForm({ initial = {}, withKind = false, submitLabel, onSu
   form.addEventListener("submit", async (e) => {
     e.preventDefault();
     const t0 = state.settings.target;
-    if (!Number.isInteger(t0) || t0 < 11 || t0 > 200) {
-      msg.textContent = t("err.target_range");
+    const [lo, hi] = catalog.ranges.target;
+    if (!Number.isInteger(t0) || t0 < lo || t0 > hi) {
+      msg.textContent = t("err.target_range", { lo, hi });
       msg.classList.add("error");
       controls.target.focus();
       return;
     }
-    const base = PRESETS[state.preset];
+    const base = presetSettings(catalog, state.preset);
     const changes = {};
     for (const { name } of SETTINGS) if (state.settings[name] !== base[name]) changes[name] = state.settings[name];
     msg.textContent = "";

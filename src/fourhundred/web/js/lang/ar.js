@@ -337,6 +337,7 @@ export const ar = {
   "replay.dealt": "وزّع {name}.",
   "replay.bid": "{name} طلب {n}.",
   "replay.played": "{name} لعب {card}.",
+  "replay.redeal": "{name} طلب توزيعاً جديداً.",
   "analysis.title": "التحليل",
   "analysis.none": "تحليل ما بعد الجولة غير متوفر لهذه المباراة.",
   "analysis.pending": "يجري إعداد التحليل: يظهر هنا خلال دقيقة أو دقيقتين.",
@@ -439,5 +440,5 @@ export const ar = {
   "err.bad_setting": "إحدى القواعد قيمتها خارج المسموح.",
   "err.chat_rate_limited": "تمهّل: رسائل كثيرة.",
   "err.unavailable": "تعذّر على الخادم حفظ ذلك: حاول مرة أخرى.",
-  "err.target_range": "يجب أن يكون الهدف عدداً صحيحاً من 11 إلى 200.",
+  "err.target_range": "يجب أن يكون الهدف عدداً صحيحاً من {lo} إلى {hi}.",
 };

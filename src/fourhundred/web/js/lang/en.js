@@ -298,6 +298,7 @@ export const en = {
   "replay.dealt": "{name} dealt.",
   "replay.bid": "{name} bid {n}.",
   "replay.played": "{name} played the {card}.",
+  "replay.redeal": "{name} asked for a new deal.",
   "analysis.title": "Analysis",
   "analysis.none": "The post-hand analysis is not available for this game.",
   "analysis.pending": "The analysis is being worked out: it appears here in a minute or two.",
@@ -393,5 +394,5 @@ export const en = {
   "err.bad_setting": "One of the rules has a value out of range.",
   "err.chat_rate_limited": "Slow down: too many messages.",
   "err.unavailable": "The server could not save that: try again.",
-  "err.target_range": "The target must be a whole number from 11 to 200.",
+  "err.target_range": "The target must be a whole number from {lo} to {hi}.",
 };

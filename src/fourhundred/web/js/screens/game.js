@@ -5,14 +5,12 @@
 import { h, mount, num } from "../dom.js";
 import { signed, t } from "../i18n.js";
 import { scoreSheet } from "../scoresheet.js";
-import { cardEl, previousTrick, renderTable, seatName, teamNames, teamOf } from "../table.js";
+import { cardEl } from "../hand.js";
+import { previousTrick, renderTable, seatName, teamNames, teamOf } from "../table.js";
 import { chatPanel, openDialog, settingsList } from "../ui.js";
 
 export function tableModel(ctx) {
-  const extra = { pending: ctx.pending, notice: ctx.notice };
-  // The end of a hand, shown for a moment before the next hand's view.
-  if (ctx.interim) Object.assign(extra, { view: ctx.interim, deadline: null, pending: true });
-  return ctx.ts.model(extra);
+  return ctx.ts.model({ pending: ctx.pending, notice: ctx.notice });
 }
 
 function names(model) {
@@ -138,7 +136,8 @@ export function openGameOver(ctx, model, game) {
     className: "game-over-dialog",
     body: gameOverBody(model, game),
     actions: [
-      h("button", { type: "button", class: "secondary", onclick: () => openScores(model) }, t("score_sheet")),
+      // The sheet as it is when asked for (the table's state, not the dialog's).
+      h("button", { type: "button", class: "secondary", onclick: () => openScores(ctx.ts.room ? tableModel(ctx) : model) }, t("score_sheet")),
       ctx.ts?.table
         ? h("button", { type: "button", class: "secondary", onclick: () => ctx.go(`#/replay/${encodeURIComponent(ctx.ts.table)}`) }, t("watch_replay"))
         : null,

@@ -6,8 +6,8 @@ import { cardFace } from "../cards.js";
 import { h, mount } from "../dom.js";
 import { t } from "../i18n.js";
 import { api } from "../net.js";
-import { summary } from "../rules.js";
-import { formMessage, openDialog, settingsForm, showError } from "../ui.js";
+import { loadCatalog, summary } from "../settings.js";
+import { errorText, formMessage, openDialog, settingsForm, showError } from "../ui.js";
 
 // ------------------------------------------------------------ signed out
 
@@ -221,11 +221,19 @@ function createCard(ctx) {
   );
 }
 
-export function openCreate(ctx) {
+export async function openCreate(ctx) {
+  let catalog;
+  try {
+    catalog = await loadCatalog();
+  } catch (err) {
+    ctx.say(errorText(err));
+    return;
+  }
   const dlg = openDialog({
     title: t("create.title"),
     className: "wide",
     body: settingsForm({
+      catalog,
       withKind: true,
       idPrefix: "create",
       submitLabel: t("create.submit"),

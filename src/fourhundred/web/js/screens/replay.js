@@ -1,17 +1,22 @@
 // Replays: a finished game stepped through hand by hand and card by card,
 // every hand face up, with the score sheet and the post-hand analysis beside.
+// Every step is the server's (GET /api/games/{id}/replay: the engine's view
+// after each action and every seat's unplayed cards); nothing is worked out
+// here.
 
 import { h, mount } from "../dom.js";
 import { cardName, signed, t } from "../i18n.js";
-import { replayRecord, scoreRows } from "../replayer.js";
 import { scoreSheet } from "../scoresheet.js";
 import { botName } from "../state.js";
 import { renderTable, seatName } from "../table.js";
 
-/** Replay state: the game, which hand, which step. */
-export function replayState(record, game, analysis = null) {
-  return { played: replayRecord(record), game, analysis, hand: 0, step: 0, timer: null };
+/** Replay state: the server's replay, the game, which hand, which step. */
+export function replayState(replay, game, analysis = null) {
+  return { replay, game, analysis, hand: 0, step: 0, timer: null };
 }
+
+/** The score sheet lines of the hands that have ended. */
+const lines = (hands) => hands.map((x) => x.line).filter(Boolean);
 
 function seatsOf(game) {
   return [0, 1, 2, 3].map((seat) => {
@@ -22,11 +27,12 @@ function seatsOf(game) {
   });
 }
 
-function describe(model, frame) {
-  const a = frame.action;
-  if (!a) return t("replay.dealt", { name: seatName(model, frame.dealer) });
+function describe(model, step) {
+  const a = step.action;
+  if (!a) return t("replay.dealt", { name: seatName(model, step.view.dealer) });
   const name = seatName(model, a.seat);
-  if (a.bid !== undefined) return t("replay.bid", { name, n: a.bid });
+  if (a.kind === "bid") return t("replay.bid", { name, n: a.bid });
+  if (a.kind === "redeal") return t("replay.redeal", { name });
   return t("replay.played", { name, card: cardName(a.card) });
 }
 
@@ -39,7 +45,7 @@ function handAnalysis(rs) {
 function remarkOn(rs, frame) {
   const a = frame.action;
   const hand = handAnalysis(rs);
-  if (!a || !hand || a.card === undefined) return null;
+  if (!a || !hand || a.kind !== "play") return null;
   const entry = hand.seats.find((x) => x.seat === a.seat);
   const c = entry?.cards.find((x) => x.played === a.card);
   return c ? t("analysis.remark", { better: cardName(c.search), pts: t("points", { n: c.lost }) }) : null;
@@ -115,26 +121,26 @@ function iconButton(key, label, path, onclick) {
 }
 
 export function renderReplay(ctx, root, rs) {
-  const hand = rs.played.hands[rs.hand];
-  const frame = hand.frames[rs.step];
-  const rows = scoreRows(rs.played).slice(0, rs.hand);
+  const hands = rs.replay.hands;
+  const hand = hands[rs.hand];
+  const frame = hand.steps[rs.step];
   const model = {
-    view: frame,
+    view: frame.view,
     seats: seatsOf(rs.game),
     you: null,
     hands: frame.hands,
-    history: rows,
+    history: lines(hands.slice(0, rs.hand)),
     lastTrick: null,
     deadline: null,
   };
-  const last = hand.frames.length - 1;
+  const last = hand.steps.length - 1;
   const go = (handIndex, step) => {
-    rs.hand = Math.max(0, Math.min(rs.played.hands.length - 1, handIndex));
-    const n = rs.played.hands[rs.hand].frames.length - 1;
+    rs.hand = Math.max(0, Math.min(hands.length - 1, handIndex));
+    const n = hands[rs.hand].steps.length - 1;
     rs.step = step === "end" ? n : Math.max(0, Math.min(n, step));
     renderReplay(ctx, root, rs);
   };
-  const next = () => (rs.step < last ? go(rs.hand, rs.step + 1) : rs.hand < rs.played.hands.length - 1 ? go(rs.hand + 1, 0) : stop());
+  const next = () => (rs.step < last ? go(rs.hand, rs.step + 1) : rs.hand < hands.length - 1 ? go(rs.hand + 1, 0) : stop());
   const prev = () => (rs.step > 0 ? go(rs.hand, rs.step - 1) : rs.hand > 0 ? go(rs.hand - 1, "end") : null);
   const stop = () => {
     clearInterval(rs.timer);
@@ -157,7 +163,7 @@ export function renderReplay(ctx, root, rs) {
     else return;
     e.preventDefault();
   };
-  const result = hand.result;
+  const result = hand.line;
   const controls = h(
     "div",
     { class: "replay-controls", role: "group", "aria-label": t("replay.controls") },
@@ -169,7 +175,7 @@ export function renderReplay(ctx, root, rs) {
     h(
       "select",
       { id: "replay-hand", onchange: (e) => go(Number(e.target.value), 0) },
-      rs.played.hands.map((_, i) => h("option", { value: i, selected: i === rs.hand }, t("hand_n", { n: i + 1 }))),
+      hands.map((_, i) => h("option", { value: i, selected: i === rs.hand }, t("hand_n", { n: i + 1 }))),
     ),
     iconButton("r-first", t("replay.first"), ICONS.first, () => go(rs.hand, 0)),
     iconButton("r-prev", t("replay.prev"), ICONS.prev, prev),
@@ -180,7 +186,7 @@ export function renderReplay(ctx, root, rs) {
     h("input", { id: "replay-step", type: "range", min: 0, max: last, value: rs.step, dataset: { key: "r-step" }, oninput: (e) => go(rs.hand, Number(e.target.value)) }),
     h("span", { class: "replay-pos num" }, `${rs.step}/${last}`),
   );
-  const done = rs.step === last;
+  const done = rs.step === last && result;
   const handResult = done
     ? h(
         "p",
@@ -208,7 +214,7 @@ export function renderReplay(ctx, root, rs) {
         "aside",
         { class: "game-side" },
         analysisPanel(rs, model),
-        h("section", { class: "panel sheet-card", "aria-labelledby": "rsheet" }, h("h2", { id: "rsheet", class: "panel-title" }, t("score_sheet")), scoreSheet(scoreRows(rs.played), (s) => seatName(model, s), null, null)),
+        h("section", { class: "panel sheet-card", "aria-labelledby": "rsheet" }, h("h2", { id: "rsheet", class: "panel-title" }, t("score_sheet")), scoreSheet(lines(hands), (s) => seatName(model, s), null, null)),
       ),
     ),
   );

@@ -5,7 +5,8 @@
 import { copyText, h, mount } from "../dom.js";
 import { seatLabel, t } from "../i18n.js";
 import { seatInfo } from "../state.js";
-import { chatPanel, openDialog, settingsForm, settingsList } from "../ui.js";
+import { loadCatalog } from "../settings.js";
+import { chatPanel, errorText, openDialog, settingsForm, settingsList } from "../ui.js";
 
 /** The link that brings a friend to this table. */
 export function inviteLink(room) {
@@ -199,11 +200,19 @@ export function renderRoom(ctx, root) {
   );
 }
 
-function openConfigure(ctx, room) {
+async function openConfigure(ctx, room) {
+  let catalog;
+  try {
+    catalog = await loadCatalog();
+  } catch (err) {
+    ctx.say(errorText(err));
+    return;
+  }
   const dlg = openDialog({
     title: t("room.change_settings"),
     className: "wide",
     body: settingsForm({
+      catalog,
       idPrefix: "cfg",
       initial: { preset: room.preset, settings: room.settings, timer: room.timer },
       submitLabel: t("room.save_settings"),
