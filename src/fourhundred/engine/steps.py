@@ -32,7 +32,7 @@ from .actions import BID_BASE, REDEAL, Action
 from .cards import CARD_NAMES, CardMask, card_from_name, cards_of, mask_of
 from .record import GameRecord, replay
 from .scoring import required_total
-from .seats import Seat
+from .seats import bidding_order
 from .state import GameState, HandSummary, Phase
 from .view import TrickView, View, view_for
 
@@ -60,9 +60,9 @@ def view_at(state: GameState, seat: int | None) -> View:
         required_total=required_total(state.settings, before),
         # The core keeps the ended hand's cards and tricks until the next deal.
         hand=None if seat is None else tuple(cards_of(state.hand(seat))),
-        bids=_bids_by_seat(h),
+        bids=h.bids_by_seat,
         tricks_won=(h.tricks[0], h.tricks[1], h.tricks[2], h.tricks[3]),
-        tricks=_tricks(h, state.trick_winners),
+        tricks=_tricks(h),
         turn=None,
         legal=None,
         values=None,
@@ -71,21 +71,12 @@ def view_at(state: GameState, seat: int | None) -> View:
     )
 
 
-def _bids_by_seat(h: HandSummary) -> tuple[int | None, int | None, int | None, int | None]:
-    out: list[int | None] = [None, None, None, None]
-    seat = Seat(h.dealer).next
-    for b in h.bids:
-        out[seat] = b
-        seat = seat.next
-    return (out[0], out[1], out[2], out[3])
-
-
-def _tricks(h: HandSummary, winners: list[int]) -> tuple[TrickView, ...]:
+def _tricks(h: HandSummary) -> tuple[TrickView, ...]:
     out = []
-    leader = Seat(h.dealer).next
-    for i, winner in enumerate(winners):
+    leader = bidding_order(h.dealer)[0]
+    for i, winner in enumerate(h.trick_winners):
         out.append(TrickView(leader, tuple(h.plays[4 * i : 4 * i + 4]), winner))
-        leader = Seat(winner)
+        leader = winner
     return tuple(out)
 
 
@@ -95,7 +86,7 @@ def hand_line(h: HandSummary) -> dict[str, Any]:
     return {
         "hand_index": h.hand_index,
         "dealer": h.dealer,
-        "bids": list(_bids_by_seat(h)),
+        "bids": list(h.bids_by_seat),
         "tricks": list(h.tricks),
         "deltas": list(h.deltas),
         "scores": list(h.scores),
