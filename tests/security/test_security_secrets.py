@@ -127,7 +127,7 @@ def test_no_tracked_file_holds_a_secret() -> None:
 
 def _modules(*dirs: Path) -> list[tuple[Path, ast.Module]]:
     return [
-        (p, ast.parse(p.read_text(encoding="utf-8"))) for d in dirs for p in sorted(d.glob("*.py"))
+        (p, ast.parse(p.read_text(encoding="utf-8"))) for d in dirs for p in sorted(d.rglob("*.py"))
     ]
 
 
@@ -175,12 +175,13 @@ def _dotted(node: ast.expr) -> str:
 
 
 def test_tokens_codes_and_ids_come_from_secrets() -> None:
-    modules = {p.name: t for p, t in _modules(SERVER)}
+    modules = {p.relative_to(SERVER).as_posix(): t for p, t in _modules(SERVER)}
     # `random` is not for secrets. The modules that hold sessions, games and
     # the wire do not import it at all; elsewhere (back-off jitter, the order
     # in which a process takes over tables) no function that makes a token,
     # an id, a code or a deal touches it.
-    for name in ("auth.py", "table.py", "room.py", "ws.py", "api.py", "protocol.py"):
+    wire = ("auth.py", "table.py", "room.py", "ws.py", "protocol.py", "frames.py", "decide.py")
+    for name in (*wire, *(n for n in modules if n.startswith("api/"))):
         for node in ast.walk(modules[name]):
             if isinstance(node, ast.Import):
                 assert all(a.name != "random" for a in node.names), name
@@ -210,7 +211,8 @@ def test_tokens_codes_and_ids_come_from_secrets() -> None:
         for c in _calls(tree)
         if _dotted(c.func).startswith("secrets.")
     }
-    assert {"secrets.token_urlsafe", "secrets.randbelow"} <= made, made
+    # Tokens and ids; deals and first dealers from the system's source.
+    assert {"secrets.token_urlsafe", "secrets.SystemRandom"} <= made, made
     auth = modules["auth.py"]
     funcs = {f.name: f for f in ast.walk(auth) if isinstance(f, ast.FunctionDef)}
     for fn in ("new_session_token", "new_user_id"):

@@ -30,9 +30,13 @@ def _dotted(node: ast.expr) -> str:
 
 def _server_calls() -> list[tuple[str, ast.Call]]:
     out = []
-    for path in sorted(SERVER.glob("*.py")):
+    for path in sorted(SERVER.rglob("*.py")):
         tree = ast.parse(path.read_text(encoding="utf-8"))
-        out += [(path.name, n) for n in ast.walk(tree) if isinstance(n, ast.Call)]
+        out += [
+            (path.relative_to(SERVER).as_posix(), n)
+            for n in ast.walk(tree)
+            if isinstance(n, ast.Call)
+        ]
     return out
 
 
@@ -43,14 +47,14 @@ SOURCE = "facts.rng"
 def _module_constants() -> dict[str, str]:
     """Module-level names bound to a call, by file: ``{"table.py:_RNG": ...}``."""
     out = {}
-    for path in sorted(SERVER.glob("*.py")):
+    for path in sorted(SERVER.rglob("*.py")):
         for node in ast.parse(path.read_text(encoding="utf-8")).body:
             target = node.target if isinstance(node, ast.AnnAssign) else None
             if isinstance(node, ast.Assign) and len(node.targets) == 1:
                 target = node.targets[0]
             value = getattr(node, "value", None)
             if isinstance(target, ast.Name) and isinstance(value, ast.Call):
-                out[f"{path.name}:{target.id}"] = _dotted(value)
+                out[f"{path.relative_to(SERVER).as_posix()}:{target.id}"] = _dotted(value)
     return out
 
 
