@@ -145,3 +145,19 @@ def test_views_sent_are_the_engines() -> None:
     s.deal_random(seed=3)
     assert "hand" not in view_for(s, None).to_dict()
     assert re.fullmatch(r"[2-9TJQKA][CDHS]", view_for(s, 1).to_dict()["hand"][0])
+
+
+def test_the_protocol_doc_lists_every_event_with_its_public_fields() -> None:
+    text = (ROOT / "docs" / "protocol.md").read_text(encoding="utf-8")
+    section = text.split("### Events (`event.kind`)", 1)[1].split("\n### ", 1)[0]
+    documented: dict[str, set[str]] = {}
+    for line in section.splitlines():
+        cells = [c.strip() for c in line.split("|")[1:-1]]
+        if len(cells) == 3 and cells[0].startswith("`"):
+            names = re.findall(r"`([a-z_]+)`", cells[1])
+            documented[cells[0].strip("`")] = set(names)
+    for kind in events.Event.__args__:  # type: ignore[attr-defined]
+        tag = kind.__struct_config__.tag
+        public = set(kind.__struct_fields__) - kind.PRIVATE
+        public = {"from" if f == "from_" else f for f in public}
+        assert documented.get(tag) == public, (tag, documented.get(tag), public)
