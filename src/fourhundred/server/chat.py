@@ -17,6 +17,7 @@ from collections import deque
 from collections.abc import Collection, Iterable
 from typing import Final, Literal
 
+from .clock import Clock
 from .errors import CommandError
 from .frames import ChatFrame
 from .ratelimit import TokenBucket
@@ -49,10 +50,9 @@ class ChatRoom:
         self._lines: dict[Channel, deque[ChatFrame]] = {}
         self._buckets: dict[str, TokenBucket] = {}
 
-    def post(
-        self, user_id: str, name: str, text: str, *, player: bool, now: float, now_ms: int
-    ) -> ChatFrame:
+    def post(self, user_id: str, name: str, text: str, *, player: bool, clock: Clock) -> ChatFrame:
         """Accept one line (or raise ``CommandError``) and return its frame."""
+        now, now_ms = clock.monotonic(), clock.now_ms()
         text = clean_text(text)
         if not 1 <= len(text) <= MAX_CHAT:
             raise CommandError("bad_message", f"chat text must be 1 to {MAX_CHAT} characters")

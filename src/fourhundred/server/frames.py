@@ -39,9 +39,11 @@ __all__ = [
     "Pong",
     "Presence",
     "Sync",
+    "chat_entry",
     "encode",
     "error",
     "raw",
+    "sync",
 ]
 
 PROTOCOL: Final = "fourhundred-ws/2"
@@ -238,31 +240,28 @@ class Step:
 def sync(
     m: TableModel,
     user_id: str,
-    *,
     users: Sequence[str],
     events: list[tuple[int, msgspec.Raw]] | None,
     clock: dict[str, Any] | None,
-    chat: list[ChatFrame],
-) -> bytes:
-    """``snapshot`` (``events`` None) or ``catchup`` for one person."""
+) -> Sync:
+    """``snapshot`` (``events`` None) or ``catchup`` for one person (the
+    caller adds the chat they may read)."""
     mine = you(m, user_id)
-    return encode(
-        Sync(
-            type="snapshot" if events is None else "catchup",
-            table=m.id,
-            version=m.version,
-            you=mine,
-            room=room(m, users),
-            view=view(m, mine["seat"]),
-            clock=clock,
-            sheet=[h.public() for h in m.sheet],
-            chat=[_chat_entry(c) for c in chat],
-            events=None if events is None else [{"version": v, "event": e} for v, e in events],
-        )
+    return Sync(
+        type="snapshot" if events is None else "catchup",
+        table=m.id,
+        version=m.version,
+        you=mine,
+        room=room(m, users),
+        view=view(m, mine["seat"]),
+        clock=clock,
+        sheet=[h.public() for h in m.sheet],
+        chat=[],
+        events=None if events is None else [{"version": v, "event": e} for v, e in events],
     )
 
 
-def _chat_entry(c: ChatFrame) -> dict[str, Any]:
+def chat_entry(c: ChatFrame) -> dict[str, Any]:
     entry: dict[str, Any] = msgspec.to_builtins(c)
     del entry["type"]
     return entry

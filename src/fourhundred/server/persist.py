@@ -7,6 +7,7 @@ players, all in one :class:`~fourhundred.store.Commit`. Pure.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from fourhundred.engine import record_from_state
@@ -29,7 +30,7 @@ from .frames import connected_seats
 from .results import Ratings, rows
 from .room import TableModel
 
-__all__ = ["commit_for", "deadline_after"]
+__all__ = ["Stamp", "commit_for", "deadline_after"]
 
 _SEAT_EVENTS = (Seated, Left, Moved, Removed, Substituted, Reclaimed, Closed)
 """Events after which the table's stored seats (who sits where) change."""
@@ -47,20 +48,27 @@ def deadline_after(
     return deadline_ms
 
 
+@dataclass(frozen=True, slots=True)
+class Stamp:
+    """The moment of a commit: when, until when the turn runs, which process
+    writes, and who is attached (for the lobby row's summary)."""
+
+    now_ms: int
+    deadline_ms: int | None
+    node: str
+    watching: Sequence[str]
+
+
 def commit_for(
-    before: TableModel,
-    after: TableModel,
-    events: Sequence[Event],
-    *,
-    now_ms: int,
-    deadline_ms: int | None,
-    node: str,
-    watching: Sequence[str],
-    known: Ratings,
+    before: TableModel, after: TableModel, events: Sequence[Event], stamp: Stamp, known: Ratings
 ) -> Commit:
-    """The store's commit for ``events`` taking ``before`` to ``after``
-    (``watching``: the people attached, for the lobby row's summary)."""
-    fields: dict[str, Any] = {"updated_ms": now_ms, "deadline_ms": deadline_ms, "owner": node}
+    """The store's commit for ``events`` taking ``before`` to ``after``."""
+    now_ms, watching = stamp.now_ms, stamp.watching
+    fields: dict[str, Any] = {
+        "updated_ms": now_ms,
+        "deadline_ms": stamp.deadline_ms,
+        "owner": stamp.node,
+    }
     if any(isinstance(e, ROOM_EVENTS) for e in events):
         # The lobby's row changes with the room, not with every card.
         seats = [after.role_seat(u) for u in watching]

@@ -40,7 +40,7 @@ from .errors import CommandError
 from .events import ROOM_EVENTS, Event
 from .facts import FactSource
 from .logs import get_logger
-from .persist import commit_for, deadline_after
+from .persist import Stamp, commit_for, deadline_after
 from .ports import TableDeps, TableLog, Watcher
 from .room import TableModel
 from .turnclock import TurnClock
@@ -279,16 +279,8 @@ class TableActor:
                 steps.append(frames.Step(new, public, users, same))
         timer_ms = round(new.timer * 1000 * self.deps.config.timer_scale)
         deadline_ms = deadline_after(new, events, self.turn.deadline_ms, now_ms, timer_ms)
-        commit = commit_for(
-            self.model,
-            new,
-            events,
-            now_ms=now_ms,
-            deadline_ms=deadline_ms,
-            node=self.deps.config.node,
-            watching=users,
-            known=self._facts.ratings,
-        )
+        stamp = Stamp(now_ms, deadline_ms, self.deps.config.node, users)
+        commit = commit_for(self.model, new, events, stamp, self._facts.ratings)
         try:
             await self.deps.log.commit(commit)
         except VersionConflict:
@@ -390,14 +382,7 @@ class TableActor:
     def _on_chat(self, w: Watcher, msg: p.Chat) -> None:
         player = self.model.role_seat(w.user_id) is not None
         clock = self.deps.clock
-        line = self._chat.post(
-            w.user_id,
-            w.user_name,
-            msg.text,
-            player=player,
-            now=clock.monotonic(),
-            now_ms=clock.now_ms(),
-        )
+        line = self._chat.post(w.user_id, w.user_name, msg.text, player=player, clock=clock)
         data = frames.encode(line)
         for r in self.watchers:
             reader_plays = self.model.role_seat(r.user_id) is not None
@@ -418,14 +403,9 @@ class TableActor:
         player = m.role_seat(w.user_id) is not None
         chat = self._chat.history(player=player, muted=self.deps.mutes(w.user_id))
         events = self._buffer.since(last_version, m.version)
-        return frames.sync(
-            m,
-            w.user_id,
-            users=self._users(),
-            events=events,
-            clock=self.turn.shown(self.model),
-            chat=chat,
-        )
+        frame = frames.sync(m, w.user_id, self._users(), events, self.turn.shown(m))
+        frame.chat = [frames.chat_entry(c) for c in chat]
+        return frames.encode(frame)
 
     def _broadcast(self, steps: Sequence[frames.Step]) -> None:
         if not steps or not self.watchers:
