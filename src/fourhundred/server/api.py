@@ -36,8 +36,9 @@ from .auth import (
     user_for_token,
     verify_password,
 )
+from .creation import SettingError
 from .errors import CommandError
-from .hub import Hub, SettingError
+from .hub import Hub
 from .ratelimit import TokenBucket
 
 __all__ = ["ApiError", "json_response", "routes"]
