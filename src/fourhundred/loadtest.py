@@ -11,6 +11,12 @@ receiving the broadcast of the event it caused.
 
 The load is bounded: it only talks to loopback addresses, opens at most
 ``4 * tables`` sockets, and stops by itself after ``duration`` seconds.
+
+For fault tests (``bench/chaos.py``): with ``reconnect`` a player whose
+socket drops connects again (to the next server, as a client behind a load
+balancer would) and rejoins its table from its last version; with
+``record`` every acknowledged move and the arrival time of every table
+frame are written to a JSON file, to be checked against the stored log.
 """
 
 from __future__ import annotations
@@ -26,6 +32,7 @@ import socket
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 from urllib.parse import urlsplit
 
@@ -36,7 +43,7 @@ if TYPE_CHECKING:  # the CLI imports this module: keep its start-up light
     import httpx
     from websockets.asyncio.client import ClientConnection
 
-__all__ = ["LoadResult", "run_load"]
+__all__ = ["LoadResult", "Record", "run_load"]
 
 
 @dataclass
@@ -53,9 +60,38 @@ class LoadStats:
     tables_started: int = 0
     sockets_open: int = 0
 
+    reconnects: int = 0
+    record: Record | None = None
+
     def error(self, code: str) -> None:
         self.errors += 1
         self.error_codes[code] = self.error_codes.get(code, 0) + 1
+
+
+@dataclass
+class TableRecord:
+    acks: list[tuple[int, str, Any, int]] = field(default_factory=list)
+    """(seat, kind, value, version) of each acknowledged move."""
+    frames: list[tuple[int, str, int]] = field(default_factory=list)
+    """(wall-clock ms, type, version) of each table frame any player got."""
+
+
+@dataclass
+class Record:
+    """What the players saw, by table (``--record``)."""
+
+    tables: dict[str, TableRecord] = field(default_factory=dict)
+
+    def table(self, table_id: str) -> TableRecord:
+        t = self.tables.get(table_id)
+        if t is None:
+            t = self.tables[table_id] = TableRecord()
+        return t
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "tables": {tid: {"acks": t.acks, "frames": t.frames} for tid, t in self.tables.items()}
+        }
 
 
 @dataclass(frozen=True)
@@ -74,6 +110,7 @@ class LoadResult:
     games_finished: int
     server_rss_bytes_before: int | None
     server_rss_bytes_during: int | None
+    reconnects: int = 0
     windows: list[dict[str, float | None]] = field(default_factory=list)
     """p50/p99 latency of each 10 s of the measurement (is the load steady?)."""
 
@@ -99,6 +136,7 @@ class LoadResult:
             "errors": self.errors,
             "error_codes": self.error_codes,
             "disconnects": self.disconnects,
+            "reconnects": self.reconnects,
             "games_finished": self.games_finished,
             "server_rss_bytes_before": self.server_rss_bytes_before,
             "server_rss_bytes_during": self.server_rss_bytes_during,
@@ -164,9 +202,21 @@ _decode = msgspec.json.Decoder().decode
 class Player:
     """One simulated player: a guest session and a WebSocket."""
 
-    def __init__(self, base: str, ws_url: str, name: str, stats: LoadStats, think_ms: int):
+    def __init__(  # noqa: PLR0917 - who, where, and how it plays
+        self,
+        base: str,
+        ws_url: str,
+        name: str,
+        stats: LoadStats,
+        think_ms: int,
+        ws_urls: Sequence[str] = (),
+    ):
         self.base = base
         self.ws_url = ws_url
+        self.ws_urls = list(ws_urls)
+        """Where to connect again when the socket drops (empty: do not)."""
+        self.table: str | None = None
+        self.sent: dict[int, tuple[str, Any]] = {}  # command id -> move, for --record
         self.name = name
         self.stats = stats
         self.think_ms = think_ms
@@ -213,33 +263,90 @@ class Player:
         """Read frames until the game is over or the test stops."""
         import websockets
 
-        assert self.ws is not None
         try:
-            async for raw in self.ws:
-                if stop.is_set():
-                    break
-                frame = _decode(raw)
-                await self.on_frame(frame)
-                if self.over.is_set():
-                    break
-        except websockets.ConnectionClosed:
-            if not stop.is_set() and not self.over.is_set():
-                self.stats.disconnects += 1
+            while True:
+                assert self.ws is not None
+                try:
+                    async for raw in self.ws:
+                        if stop.is_set():
+                            break
+                        frame = _decode(raw)
+                        await self.on_frame(frame)
+                        if self.over.is_set():
+                            break
+                    return
+                except websockets.ConnectionClosed:
+                    if stop.is_set() or self.over.is_set():
+                        return
+                    self.stats.disconnects += 1
+                    if not self.ws_urls or not await self._reconnect(stop):
+                        return
         finally:
             self.over.set()
+
+    async def _reconnect(self, stop: asyncio.Event) -> bool:
+        """Connect again, trying the servers in turn (the one that dropped
+        the socket last), and rejoin the table from the last version seen.
+        False if the test stopped first or nothing answered for a minute."""
+        self.ws = None
+        self.stats.sockets_open -= 1
+        self.pending.clear()
+        self.sent.clear()
+        self.sent_at_version.clear()
+        # A move sent on the lost socket may never have arrived: act again
+        # on the view the rejoin brings if it is still this seat's turn.
+        self.acted_version = -1
+        i = self.ws_urls.index(self.ws_url) if self.ws_url in self.ws_urls else -1
+        deadline = time.monotonic() + 60
+        delay = 0.1
+        while not stop.is_set() and time.monotonic() < deadline:
+            i = (i + 1) % len(self.ws_urls)
+            self.ws_url = self.ws_urls[i]
+            try:
+                await self.connect()
+            except Exception:  # refused, timed out, a 503 while it starts: next one
+                await asyncio.sleep(delay)
+                delay = min(2 * delay, 1.0)
+                continue
+            self.stats.reconnects += 1
+            await self.send(
+                {"type": "join", "table": self.table, "last_version": self.last_version or None}
+            )
+            return True
+        return False
 
     async def on_frame(self, frame: dict[str, Any]) -> None:
         kind = frame.get("type")
         if kind == "ack":
-            self.pending.pop(frame.get("id"), None)  # type: ignore[arg-type]
+            cmd_id = frame.get("id")
+            self.pending.pop(cmd_id, None)  # type: ignore[arg-type]
+            move = self.sent.pop(cmd_id, None)  # type: ignore[arg-type]
+            record = self.stats.record
+            if record is not None and move is not None and self.table is not None:
+                seat = -1 if self.seat is None else self.seat
+                record.table(self.table).acks.append((seat, *move, frame["version"]))
             return
         if kind == "error":
             self.pending.pop(frame.get("id"), None)  # type: ignore[arg-type]
+            self.sent.pop(frame.get("id"), None)  # type: ignore[arg-type]
             self.stats.error(str(frame.get("code")))
+            if self.ws_urls:
+                # The move may be tried again on this version (it was not
+                # taken: its table was moving); the view that follows says.
+                self.acted_version = -1
             return
         if kind not in ("snapshot", "catchup", "event"):
             return
         version = frame.get("version", 0)
+        if self.stats.record is not None and self.table is not None:
+            self.stats.record.table(self.table).frames.append(
+                (round(time.time() * 1000), kind, version)
+            )
+        if kind != "event" and (frame.get("room") or {}).get("status") in ("over", "closed"):
+            # The game ended while this socket was away (its catchup holds
+            # the game_over): play the next one.
+            self.over.set()
+            return
         self.last_version = max(self.last_version, version)
         you = frame.get("you") or {}
         self.seat = you.get("seat")
@@ -279,16 +386,18 @@ class Player:
                 return
             if version <= self.acted_version:
                 return
+            if self.ws is None or self.over.is_set():
+                return  # (reconnecting: the rejoin's view calls for a move again)
             self.acted_version = version
             choice = self.rng.choice(view["legal"])
             msg: dict[str, Any] = {"type": "bid", "bid": choice, "version": version}
             if view["phase"] == "play":
                 msg = {"type": "play", "card": choice, "version": version}
-            if self.ws is None or self.over.is_set():
-                return
             self.sent_at_version[version] = time.perf_counter()
             with contextlib.suppress(websockets.ConnectionClosed):
-                await self.send(msg)
+                cmd_id = await self.send(msg)
+                if self.stats.record is not None:
+                    self.sent[cmd_id] = (msg["type"], choice)
         finally:
             self.acting = False
             version, view = self.latest
@@ -321,6 +430,7 @@ async def _table_loop(
     stats: LoadStats,
     stop: asyncio.Event,
     think_ms: int,
+    reconnect: bool = False,
 ) -> None:
     """Keep one table busy: play games back to back until told to stop.
     With several servers (a cluster), the table is created through one and
@@ -335,7 +445,14 @@ async def _table_loop(
     async with httpx.AsyncClient(base_url=base, timeout=30) as http:
         while not stop.is_set():
             players = [
-                Player(base, ws_urls[(index + s) % n], f"load{index}-{game}-{s}", stats, think_ms)
+                Player(
+                    base,
+                    ws_urls[(index + s) % n],
+                    f"load{index}-{game}-{s}",
+                    stats,
+                    think_ms,
+                    ws_urls if reconnect else (),
+                )
                 for s in range(4)
             ]
             try:
@@ -351,6 +468,7 @@ async def _table_loop(
                 created = r.json()
                 table, invite = created["table"]["id"], created["invite"]
                 for p in players:
+                    p.table = table
                     await p.connect()
                 tasks = [asyncio.create_task(p.run(stop)) for p in players]
                 await host.send({"type": "join", "table": table})
@@ -391,10 +509,14 @@ async def run_load(
     warmup_s: float = 0.0,
     server_pid: int | Sequence[int] | None = None,
     progress: Any = None,
+    reconnect: bool = False,
+    record: Record | None = None,
 ) -> LoadResult:
     """Run the load test against one server, or several sharing their tables
     (``url`` a list); ``progress(stats, elapsed)`` is called twice a second.
-    ``server_pid``: the servers' process ids, for their memory."""
+    ``server_pid``: the servers' process ids, for their memory. ``reconnect``:
+    players whose socket drops connect again; ``record``: filled with what
+    the players saw (see :class:`Record`)."""
     urls = [url] if isinstance(url, str) else list(url)
     if not urls:
         raise ValueError("give at least one server URL")
@@ -406,7 +528,7 @@ async def run_load(
         bases.append(f"{scheme}://{parts.netloc}")
         ws_urls.append(f"{parts.scheme}://{parts.netloc}/ws")
     pids = [server_pid] if isinstance(server_pid, int) else list(server_pid or ())
-    stats = LoadStats()
+    stats = LoadStats(record=record)
     stop = asyncio.Event()
     rss_before = await _servers_rss(bases, pids)
     loops = []
@@ -414,7 +536,13 @@ async def run_load(
         loops.append(
             asyncio.create_task(
                 _table_loop(
-                    i, bases=bases, ws_urls=ws_urls, stats=stats, stop=stop, think_ms=think_ms
+                    i,
+                    bases=bases,
+                    ws_urls=ws_urls,
+                    stats=stats,
+                    stop=stop,
+                    think_ms=think_ms,
+                    reconnect=reconnect,
                 )
             )
         )
@@ -465,6 +593,7 @@ async def run_load(
         errors=stats.errors,
         error_codes=dict(stats.error_codes),
         disconnects=stats.disconnects,
+        reconnects=stats.reconnects,
         games_finished=stats.games_finished,
         server_rss_bytes_before=rss_before,
         server_rss_bytes_during=rss_during,
@@ -499,6 +628,16 @@ def register(app: typer.Typer) -> None:
             ),
         ] = None,
         as_json: bool = typer.Option(False, "--json", help="Print the result as JSON."),
+        reconnect: bool = typer.Option(
+            False, help="A player whose socket drops connects again (to the next --url)."
+        ),
+        record: Annotated[
+            Path | None,
+            typer.Option(
+                help="Write every acknowledged move and every table frame's arrival time"
+                " to this JSON file (for bench/chaos.py)."
+            ),
+        ] = None,
     ) -> None:
         """Drive TABLES tables of four simulated players over real WebSockets
         (loopback only) and report actions/s, latency and errors."""
@@ -548,6 +687,7 @@ def register(app: typer.Typer) -> None:
             loop_factory: Any = uvloop.new_event_loop
         except ImportError:
             loop_factory = None
+        seen = Record() if record is not None else None
         with (
             Live(console=console, refresh_per_second=2, transient=True) as live,
             asyncio.Runner(loop_factory=loop_factory) as runner,
@@ -562,8 +702,12 @@ def register(app: typer.Typer) -> None:
                     warmup_s=warmup,
                     server_pid=server_pid,
                     progress=lambda s, e: live.update(render(s, e)),
+                    reconnect=reconnect,
+                    record=seen,
                 )
             )
+        if seen is not None and record is not None:
+            record.write_text(json.dumps(seen.to_dict()), encoding="utf-8")
         data = result.to_dict()
         if as_json:
             print(json.dumps(data))
