@@ -298,15 +298,18 @@ class Player:
         self.acted_version = -1
         i = self.ws_urls.index(self.ws_url) if self.ws_url in self.ws_urls else -1
         deadline = time.monotonic() + 60
-        delay = 0.1
+        # As docs/protocol.md asks of a client: back-off from 0.5 s doubling
+        # to 10 s, with jitter, so the sockets of a dead process do not all
+        # land on the survivor in the same instant.
+        delay = 0.5
         while not stop.is_set() and time.monotonic() < deadline:
+            await asyncio.sleep(delay * self.rng.uniform(0.5, 1.5))
+            delay = min(2 * delay, 10.0)
             i = (i + 1) % len(self.ws_urls)
             self.ws_url = self.ws_urls[i]
             try:
                 await self.connect()
             except Exception:  # refused, timed out, a 503 while it starts: next one
-                await asyncio.sleep(delay)
-                delay = min(2 * delay, 1.0)
                 continue
             self.stats.reconnects += 1
             await self.send(
@@ -441,53 +444,58 @@ async def _table_loop(
 
     game = 0
     n = len(bases)
-    base = bases[index % n]
-    async with httpx.AsyncClient(base_url=base, timeout=30) as http:
-        while not stop.is_set():
-            players = [
-                Player(
-                    base,
-                    ws_urls[(index + s) % n],
-                    f"load{index}-{game}-{s}",
-                    stats,
-                    think_ms,
-                    ws_urls if reconnect else (),
-                )
-                for s in range(4)
-            ]
-            try:
-                for p in players:
-                    await p.login(http)
-                host = players[0]
-                r = await http.post(
-                    "/api/tables",
-                    json={"kind": "private", "preset": "standard", "timer": 90},
-                    headers={"Cookie": host.cookie},
-                )
-                r.raise_for_status()
-                created = r.json()
-                table, invite = created["table"]["id"], created["invite"]
-                for p in players:
-                    p.table = table
-                    await p.connect()
-                tasks = [asyncio.create_task(p.run(stop)) for p in players]
-                await host.send({"type": "join", "table": table})
-                for seat, p in enumerate(players[1:], start=1):
-                    await p.send({"type": "join", "invite": invite})
-                    await p.send({"type": "sit", "seat": seat})
-                for p in players:
-                    await p.send({"type": "ready", "ready": True})
-                stats.tables_started += 1
-                stop_wait = asyncio.create_task(stop.wait())
-                await asyncio.wait([stop_wait, *tasks], return_when=asyncio.FIRST_COMPLETED)
-                stop_wait.cancel()
-            except (httpx.HTTPError, OSError, websockets.WebSocketException, KeyError) as e:
-                stats.error(type(e).__name__)
-                await asyncio.sleep(1)
-            finally:
-                for p in players:
-                    await p.close()
-            game += 1
+    shift = 0
+    while not stop.is_set():
+        base = bases[(index + shift) % n]
+        async with httpx.AsyncClient(base_url=base, timeout=30) as http:
+            while not stop.is_set():
+                players = [
+                    Player(
+                        base,
+                        ws_urls[(index + shift + s) % n],
+                        f"load{index}-{game}-{s}",
+                        stats,
+                        think_ms,
+                        ws_urls if reconnect else (),
+                    )
+                    for s in range(4)
+                ]
+                game += 1
+                try:
+                    for p in players:
+                        await p.login(http)
+                    host = players[0]
+                    r = await http.post(
+                        "/api/tables",
+                        json={"kind": "private", "preset": "standard", "timer": 90},
+                        headers={"Cookie": host.cookie},
+                    )
+                    r.raise_for_status()
+                    created = r.json()
+                    table, invite = created["table"]["id"], created["invite"]
+                    for p in players:
+                        p.table = table
+                        await p.connect()
+                    tasks = [asyncio.create_task(p.run(stop)) for p in players]
+                    await host.send({"type": "join", "table": table})
+                    for seat, p in enumerate(players[1:], start=1):
+                        await p.send({"type": "join", "invite": invite})
+                        await p.send({"type": "sit", "seat": seat})
+                    for p in players:
+                        await p.send({"type": "ready", "ready": True})
+                    stats.tables_started += 1
+                    stop_wait = asyncio.create_task(stop.wait())
+                    await asyncio.wait([stop_wait, *tasks], return_when=asyncio.FIRST_COMPLETED)
+                    stop_wait.cancel()
+                except (httpx.HTTPError, OSError, websockets.WebSocketException, KeyError) as e:
+                    stats.error(type(e).__name__)
+                    await asyncio.sleep(1)
+                    if reconnect:
+                        shift += 1  # that server may be gone: the next table goes elsewhere
+                        break
+                finally:
+                    for p in players:
+                        await p.close()
 
 
 async def _servers_rss(bases: Sequence[str], pids: Sequence[int]) -> int | None:

@@ -45,6 +45,8 @@ __all__ = ["ClusterLocator"]
 
 USER_KEY_TTL_S = 30 * 86400
 """How long Redis remembers where a user's socket is."""
+TAKEOVER_CONCURRENCY = 8
+"""Orphaned tables loaded at once (each holds a database connection)."""
 
 
 class _Peek(msgspec.Struct):
@@ -352,26 +354,42 @@ class ClusterLocator(TableLocator):
                 self.spawn(self.reroute(table_id, force=True))
 
     async def _take_orphans(self) -> int:
-        """Load every unfinished table whose lease nobody holds."""
+        """Load every unfinished table whose lease nobody holds (a few at a
+        time: after a process dies its tables wait on this, and loading
+        one is mostly waiting for the database)."""
         cluster = self.cluster
         ids = [t for t in await self.store.unfinished_table_ids() if t not in self.actors]
         owners = await cluster.owners(ids)
         orphans = [t for t, o in zip(ids, owners, strict=True) if o is None]
+        # Shuffled: processes scanning at once mostly take different tables.
         random.shuffle(orphans)
-        taken = 0
-        for table_id in orphans:
-            if await cluster.acquire(table_id):
-                try:
-                    actor = await self.load(table_id)
-                except Exception:
-                    log.exception("table_rebuild_failed", table=table_id)
-                    await cluster.release(table_id)
-                    continue
-                if actor is None:
-                    await cluster.release(table_id)
-                else:
-                    taken += 1
-                    log.info("table_taken_over", table=table_id, node=cluster.node)
-                    if self.sockets.attached.get(table_id):
-                        self.spawn(self.reroute(table_id, force=True))
-        return taken
+        gate = asyncio.Semaphore(TAKEOVER_CONCURRENCY)
+
+        async def take(table_id: str) -> bool:
+            async with gate:
+                return await self._take(table_id)
+
+        taken = await asyncio.gather(*(take(t) for t in orphans))
+        return sum(taken)
+
+    async def _take(self, table_id: str) -> bool:
+        cluster = self.cluster
+        try:
+            if not await cluster.acquire(table_id):
+                return False
+        except Exception as e:
+            log.warning("cluster_unreachable", table=table_id, error=repr(e))
+            return False
+        try:
+            actor = await self.load(table_id)
+        except Exception:
+            log.exception("table_rebuild_failed", table=table_id)
+            actor = None
+        if actor is None:
+            with contextlib.suppress(Exception):
+                await cluster.release(table_id)
+            return False
+        log.info("table_taken_over", table=table_id, node=cluster.node)
+        if self.sockets.attached.get(table_id):
+            self.spawn(self.reroute(table_id, force=True))
+        return True
