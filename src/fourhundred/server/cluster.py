@@ -260,6 +260,25 @@ class Cluster:
             self.tokens.pop(t, None)
         return lost
 
+    async def listeners(self, node: str) -> int:
+        """How many connections subscribe to ``node``'s inbox (0: that
+        process is not listening; after a SIGKILL, Redis knows at once)."""
+        counts = await self.redis.pubsub_numsub(self.inbox(node))
+        return int(counts[0][1]) if counts else 0
+
+    async def release_node(self, node: str) -> int:
+        """Delete every lease ``node`` holds (each only if it still holds
+        it); returns how many went."""
+        keys = [k async for k in self.redis.scan_iter(match=self.lease_key("*"), count=1000)]
+        if not keys:
+            return 0
+        values = await self.redis.mget(keys)
+        gone = 0
+        for key, value in zip(keys, values, strict=True):
+            if value is not None and self.node_of(value) == node:
+                gone += int(await self.redis.eval(_RELEASE, 1, key, value))
+        return gone
+
     async def release(self, table: str) -> None:
         value = self.tokens.pop(table, None)
         if value is not None:

@@ -88,6 +88,7 @@ class ClusterLocator(TableLocator):
         self._remote_refs: dict[tuple[str, str], RemoteTable] = {}
         self._scan_after = 0.0
         self._task: asyncio.Task[None] | None = None
+        self._suspects: set[str] = set()
 
     # ------------------------------------------------------------ lifecycle
 
@@ -212,6 +213,37 @@ class ClusterLocator(TableLocator):
             if peer.table is ref:
                 fail_pending(peer)
         self._remote_refs.pop((ref.id, ref.owner), None)
+        self._suspect(ref.owner)
+
+    def _suspect(self, node: str) -> None:
+        if node != self.cluster.node and node not in self._suspects:
+            self._suspects.add(node)
+            self.spawn(self._check_gone(node))
+
+    async def _check_gone(self, node: str) -> None:
+        """A message to ``node`` reached nobody. If Redis counts no listener
+        on its inbox either, that process is gone (a crash, SIGKILL): its
+        leases are released now rather than when they expire, so that its
+        tables move within a moment instead of a lease's life. Not while
+        Redis has just come back (every process is re-subscribing and
+        re-taking its own leases then). Were the process only cut off from
+        Redis, it finds its leases taken when it renews them and stops
+        those tables; the store's version guard keeps the log whole."""
+        try:
+            if (
+                not self.cluster.connected.is_set()
+                or self.clock.monotonic() < self._scan_after
+                or await self.cluster.listeners(node) > 0
+            ):
+                return
+            released = await self.cluster.release_node(node)
+            if released:
+                log.warning("node_gone", node=node, leases_released=released)
+                await self._take_orphans()
+        except Exception as e:
+            log.warning("node_check_failed", node=node, error=repr(e))
+        finally:
+            self._suspects.discard(node)
 
     def resync_soon(self, table_id: str) -> None:
         """Re-attach this process's sockets on ``table_id`` (after a lost
@@ -229,6 +261,7 @@ class ClusterLocator(TableLocator):
             # If that process is alive after all (Redis hiccuped), it
             # re-attaches the socket and its catchup fills the gap.
             self.cluster.post(rw.node, Gone(table=rw.table, node=self.config.node))
+            self._suspect(rw.node)
 
     def _on_redis_back(self) -> None:
         # Frames may have been lost while Redis was away: re-attach every
@@ -352,6 +385,10 @@ class ClusterLocator(TableLocator):
         for table_id, owner in zip(tables, await self.cluster.owners(tables), strict=True):
             if owner != remote[table_id].owner:
                 self.spawn(self.reroute(table_id, force=True))
+            elif owner is not None:
+                # Sockets here wait on that process even when they send
+                # nothing: make sure it is still there.
+                self._suspect(owner)
 
     async def _take_orphans(self) -> int:
         """Load every unfinished table whose lease nobody holds (a few at a
