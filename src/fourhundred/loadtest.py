@@ -216,6 +216,7 @@ class Player:
         self.ws_urls = list(ws_urls)
         """Where to connect again when the socket drops (empty: do not)."""
         self.table: str | None = None
+        self.rejoin_id: int | None = None
         self.sent: dict[int, tuple[str, Any]] = {}  # command id -> move, for --record
         self.name = name
         self.stats = stats
@@ -312,11 +313,22 @@ class Player:
             except Exception:  # refused, timed out, a 503 while it starts: next one
                 continue
             self.stats.reconnects += 1
-            await self.send(
-                {"type": "join", "table": self.table, "last_version": self.last_version or None}
-            )
+            await self._rejoin()
             return True
         return False
+
+    async def _rejoin(self) -> None:
+        self.rejoin_id = await self.send(
+            {"type": "join", "table": self.table, "last_version": self.last_version or None}
+        )
+
+    async def _rejoin_later(self) -> None:
+        import websockets
+
+        await asyncio.sleep(0.5 * self.rng.uniform(0.5, 1.5))
+        if self.ws is not None and not self.over.is_set():
+            with contextlib.suppress(websockets.ConnectionClosed):
+                await self._rejoin()
 
     async def on_frame(self, frame: dict[str, Any]) -> None:
         kind = frame.get("type")
@@ -333,6 +345,12 @@ class Player:
             self.pending.pop(frame.get("id"), None)  # type: ignore[arg-type]
             self.sent.pop(frame.get("id"), None)  # type: ignore[arg-type]
             self.stats.error(str(frame.get("code")))
+            if self.ws_urls and frame.get("id") == self.rejoin_id:
+                # The rejoin was refused (the table is changing servers):
+                # a client tries again, or it would never play on.
+                task = asyncio.get_running_loop().create_task(self._rejoin_later())
+                self.tasks.add(task)
+                task.add_done_callback(self.tasks.discard)
             if self.ws_urls:
                 # The move may be tried again on this version (it was not
                 # taken: its table was moving); the view that follows says.

@@ -128,22 +128,23 @@ class ClusterLocator(TableLocator):
             return actor
         cluster = self.cluster
         try:
-            owner = await cluster.owner(table_id)
-            if owner is None or owner == cluster.node:
+            # Twice: a lease this process failed to take may have just been
+            # taken by this process's own orphan scan (it loads the table).
+            for _ in range(2):
+                owner = await cluster.owner(table_id)
+                if owner is not None and owner != cluster.node:
+                    return self._remote_ref(table_id, owner)
                 if table_id in cluster.tokens or await cluster.acquire(table_id):
                     actor = await self.load(table_id)
                     if actor is None:
                         await cluster.release(table_id)
                     return actor
-                owner = await cluster.owner(table_id)
         except CommandError:
             raise
         except Exception as e:
             log.warning("cluster_unreachable", table=table_id, error=repr(e))
             raise _unavailable("its cluster") from None
-        if owner is None or owner == cluster.node:
-            raise CommandError("unavailable", "the table is changing servers: try again")
-        return self._remote_ref(table_id, owner)
+        raise CommandError("unavailable", "the table is changing servers: try again")
 
     def _remote_ref(self, table_id: str, owner: str) -> RemoteTable:
         ref = self._remote_refs.get((table_id, owner))
