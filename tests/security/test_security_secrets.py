@@ -218,8 +218,8 @@ def test_tokens_codes_and_ids_come_from_secrets() -> None:
     for fn in ("new_session_token", "new_user_id"):
         called = {_dotted(c.func) for c in ast.walk(funcs[fn]) if isinstance(c, ast.Call)}
         assert "secrets.token_urlsafe" in called, fn
-    hub = modules["hub.py"]
-    src = ast.unparse(hub)
+    creation = modules["creation.py"]
+    src = ast.unparse(creation)
     assert "invite = secrets.token_urlsafe(16)" in src, "128-bit invite codes"
 
 

@@ -92,7 +92,9 @@ async def ranked_table(store: Store, hub: Hub, clock: FakeClock) -> tuple[str, l
     for u in users:
         await hub.queue_join(u)
     await hub.match_now()
-    table = hub.matched[users[0].id]
+    status = await hub.queue_status(users[0].id)
+    assert status["status"] == "matched", status
+    table = status["table"]
     actor = await hub.actor(table)
     assert actor is not None
     watchers = [Watcher(u.id, u.name) for u in users]

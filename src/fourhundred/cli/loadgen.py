@@ -11,6 +11,12 @@ receiving the broadcast of the event it caused.
 
 The load is bounded: it only talks to loopback addresses, opens at most
 ``4 * tables`` sockets, and stops by itself after ``duration`` seconds.
+
+For fault tests (``bench/chaos.py``): with ``reconnect`` a player whose
+socket drops connects again (to the next server, as a client behind a load
+balancer would) and rejoins its table from its last version; with
+``record`` every acknowledged move and the arrival time of every table
+frame are written to a JSON file, to be checked against the stored log.
 """
 
 from __future__ import annotations
@@ -30,7 +36,7 @@ from urllib.parse import urlsplit
 
 import msgspec
 
-from .loadstats import LoadResult, LoadStats, percentile, round2
+from .loadstats import LoadResult, LoadStats, Record, percentile, round2
 
 if TYPE_CHECKING:  # imported by the command only when it runs, yet kept light
     import httpx
@@ -83,9 +89,22 @@ _decode = msgspec.json.Decoder().decode
 class Player:
     """One simulated player: a guest session and a WebSocket."""
 
-    def __init__(self, base: str, ws_url: str, name: str, stats: LoadStats, think_ms: int):
+    def __init__(  # noqa: PLR0917 - who, where, and how it plays
+        self,
+        base: str,
+        ws_url: str,
+        name: str,
+        stats: LoadStats,
+        think_ms: int,
+        ws_urls: Sequence[str] = (),
+    ):
         self.base = base
         self.ws_url = ws_url
+        self.ws_urls = list(ws_urls)
+        """Where to connect again when the socket drops (empty: do not)."""
+        self.table: str | None = None
+        self.rejoin_id: int | None = None
+        self.sent: dict[int, tuple[str, Any]] = {}  # command id -> move, for --record
         self.name = name
         self.stats = stats
         self.think_ms = think_ms
@@ -132,33 +151,110 @@ class Player:
         """Read frames until the game is over or the test stops."""
         import websockets
 
-        assert self.ws is not None
         try:
-            async for raw in self.ws:
-                if stop.is_set():
-                    break
-                frame = _decode(raw)
-                await self.on_frame(frame)
-                if self.over.is_set():
-                    break
-        except websockets.ConnectionClosed:
-            if not stop.is_set() and not self.over.is_set():
-                self.stats.disconnects += 1
+            while True:
+                assert self.ws is not None
+                try:
+                    async for raw in self.ws:
+                        if stop.is_set():
+                            break
+                        frame = _decode(raw)
+                        await self.on_frame(frame)
+                        if self.over.is_set():
+                            break
+                    return
+                except websockets.ConnectionClosed:
+                    if stop.is_set() or self.over.is_set():
+                        return
+                    self.stats.disconnects += 1
+                    if not self.ws_urls or not await self._reconnect(stop):
+                        return
         finally:
             self.over.set()
+
+    async def _reconnect(self, stop: asyncio.Event) -> bool:
+        """Connect again, trying the servers in turn (the one that dropped
+        the socket last), and rejoin the table from the last version seen.
+        False if the test stopped first or nothing answered for a minute."""
+        self.ws = None
+        self.stats.sockets_open -= 1
+        self.pending.clear()
+        self.sent.clear()
+        self.sent_at_version.clear()
+        # A move sent on the lost socket may never have arrived: act again
+        # on the view the rejoin brings if it is still this seat's turn.
+        self.acted_version = -1
+        i = self.ws_urls.index(self.ws_url) if self.ws_url in self.ws_urls else -1
+        deadline = time.monotonic() + 60
+        # As docs/protocol.md asks of a client: back-off from 0.5 s doubling
+        # to 10 s, with jitter, so the sockets of a dead process do not all
+        # land on the survivor in the same instant.
+        delay = 0.5
+        while not stop.is_set() and time.monotonic() < deadline:
+            await asyncio.sleep(delay * self.rng.uniform(0.5, 1.5))
+            delay = min(2 * delay, 10.0)
+            i = (i + 1) % len(self.ws_urls)
+            self.ws_url = self.ws_urls[i]
+            try:
+                await self.connect()
+            except Exception:  # refused, timed out, a 503 while it starts: next one
+                continue
+            self.stats.reconnects += 1
+            await self._rejoin()
+            return True
+        return False
+
+    async def _rejoin(self) -> None:
+        self.rejoin_id = await self.send(
+            {"type": "join", "table": self.table, "last_version": self.last_version or None}
+        )
+
+    async def _rejoin_later(self) -> None:
+        import websockets
+
+        await asyncio.sleep(0.5 * self.rng.uniform(0.5, 1.5))
+        if self.ws is not None and not self.over.is_set():
+            with contextlib.suppress(websockets.ConnectionClosed):
+                await self._rejoin()
 
     async def on_frame(self, frame: dict[str, Any]) -> None:
         kind = frame.get("type")
         if kind == "ack":
-            self.pending.pop(frame.get("id"), None)  # type: ignore[arg-type]
+            cmd_id = frame.get("id")
+            self.pending.pop(cmd_id, None)  # type: ignore[arg-type]
+            move = self.sent.pop(cmd_id, None)  # type: ignore[arg-type]
+            record = self.stats.record
+            if record is not None and move is not None and self.table is not None:
+                seat = -1 if self.seat is None else self.seat
+                record.table(self.table).acks.append((seat, *move, frame["version"]))
             return
         if kind == "error":
             self.pending.pop(frame.get("id"), None)  # type: ignore[arg-type]
+            self.sent.pop(frame.get("id"), None)  # type: ignore[arg-type]
             self.stats.error(str(frame.get("code")))
+            if self.ws_urls and frame.get("id") == self.rejoin_id:
+                # The rejoin was refused (the table is changing servers):
+                # a client tries again, or it would never play on.
+                task = asyncio.get_running_loop().create_task(self._rejoin_later())
+                self.tasks.add(task)
+                task.add_done_callback(self.tasks.discard)
+            if self.ws_urls:
+                # The move may be tried again on this version (it was not
+                # taken: its table was moving); the view that follows says.
+                self.acted_version = -1
             return
         if kind not in ("snapshot", "catchup", "event"):
             return
         version = frame.get("version", 0)
+        if self.stats.record is not None and self.table is not None:
+            self.stats.record.table(self.table).frames.append(
+                (round(time.time() * 1000), kind, version)
+            )
+        if kind != "event" and (frame.get("room") or {}).get("status") in ("over", "closed"):
+            # The game ended while this socket was away (its catchup holds
+            # the game_over): play the next one.
+            self.over.set()
+            return
         self.last_version = max(self.last_version, version)
         you = frame.get("you") or {}
         self.seat = you.get("seat")
@@ -198,16 +294,18 @@ class Player:
                 return
             if version <= self.acted_version:
                 return
+            if self.ws is None or self.over.is_set():
+                return  # (reconnecting: the rejoin's view calls for a move again)
             self.acted_version = version
             choice = self.rng.choice(view["legal"])
             msg: dict[str, Any] = {"type": "bid", "bid": choice, "version": version}
             if view["phase"] == "play":
                 msg = {"type": "play", "card": choice, "version": version}
-            if self.ws is None or self.over.is_set():
-                return
             self.sent_at_version[version] = time.perf_counter()
             with contextlib.suppress(websockets.ConnectionClosed):
-                await self.send(msg)
+                cmd_id = await self.send(msg)
+                if self.stats.record is not None:
+                    self.sent[cmd_id] = (msg["type"], choice)
         finally:
             self.acting = False
             version, view = self.latest
@@ -240,6 +338,7 @@ async def _table_loop(
     stats: LoadStats,
     stop: asyncio.Event,
     think_ms: int,
+    reconnect: bool = False,
 ) -> None:
     """Keep one table busy: play games back to back until told to stop.
     With several servers (a cluster), the table is created through one and
@@ -250,45 +349,58 @@ async def _table_loop(
 
     game = 0
     n = len(bases)
-    base = bases[index % n]
-    async with httpx.AsyncClient(base_url=base, timeout=30) as http:
-        while not stop.is_set():
-            players = [
-                Player(base, ws_urls[(index + s) % n], f"load{index}-{game}-{s}", stats, think_ms)
-                for s in range(4)
-            ]
-            try:
-                for p in players:
-                    await p.login(http)
-                host = players[0]
-                r = await http.post(
-                    "/api/tables",
-                    json={"kind": "private", "preset": "standard", "timer": 90},
-                    headers={"Cookie": host.cookie},
-                )
-                r.raise_for_status()
-                created = r.json()
-                table, invite = created["table"]["id"], created["invite"]
-                for p in players:
-                    await p.connect()
-                tasks = [asyncio.create_task(p.run(stop)) for p in players]
-                await host.send({"type": "join", "table": table})
-                for seat, p in enumerate(players[1:], start=1):
-                    await p.send({"type": "join", "invite": invite})
-                    await p.send({"type": "sit", "seat": seat})
-                for p in players:
-                    await p.send({"type": "ready", "ready": True})
-                stats.tables_started += 1
-                stop_wait = asyncio.create_task(stop.wait())
-                await asyncio.wait([stop_wait, *tasks], return_when=asyncio.FIRST_COMPLETED)
-                stop_wait.cancel()
-            except (httpx.HTTPError, OSError, websockets.WebSocketException, KeyError) as e:
-                stats.error(type(e).__name__)
-                await asyncio.sleep(1)
-            finally:
-                for p in players:
-                    await p.close()
-            game += 1
+    shift = 0
+    while not stop.is_set():
+        base = bases[(index + shift) % n]
+        async with httpx.AsyncClient(base_url=base, timeout=30) as http:
+            while not stop.is_set():
+                players = [
+                    Player(
+                        base,
+                        ws_urls[(index + shift + s) % n],
+                        f"load{index}-{game}-{s}",
+                        stats,
+                        think_ms,
+                        ws_urls if reconnect else (),
+                    )
+                    for s in range(4)
+                ]
+                game += 1
+                try:
+                    for p in players:
+                        await p.login(http)
+                    host = players[0]
+                    r = await http.post(
+                        "/api/tables",
+                        json={"kind": "private", "preset": "standard", "timer": 90},
+                        headers={"Cookie": host.cookie},
+                    )
+                    r.raise_for_status()
+                    created = r.json()
+                    table, invite = created["table"]["id"], created["invite"]
+                    for p in players:
+                        p.table = table
+                        await p.connect()
+                    tasks = [asyncio.create_task(p.run(stop)) for p in players]
+                    await host.send({"type": "join", "table": table})
+                    for seat, p in enumerate(players[1:], start=1):
+                        await p.send({"type": "join", "invite": invite})
+                        await p.send({"type": "sit", "seat": seat})
+                    for p in players:
+                        await p.send({"type": "ready", "ready": True})
+                    stats.tables_started += 1
+                    stop_wait = asyncio.create_task(stop.wait())
+                    await asyncio.wait([stop_wait, *tasks], return_when=asyncio.FIRST_COMPLETED)
+                    stop_wait.cancel()
+                except (httpx.HTTPError, OSError, websockets.WebSocketException, KeyError) as e:
+                    stats.error(type(e).__name__)
+                    await asyncio.sleep(1)
+                    if reconnect:
+                        shift += 1  # that server may be gone: the next table goes elsewhere
+                        break
+                finally:
+                    for p in players:
+                        await p.close()
 
 
 async def _servers_rss(bases: Sequence[str], pids: Sequence[int]) -> int | None:
@@ -310,10 +422,14 @@ async def run_load(
     warmup_s: float = 0.0,
     server_pid: int | Sequence[int] | None = None,
     progress: Any = None,
+    reconnect: bool = False,
+    record: Record | None = None,
 ) -> LoadResult:
     """Run the load test against one server, or several sharing their tables
     (``url`` a list); ``progress(stats, elapsed)`` is called twice a second.
-    ``server_pid``: the servers' process ids, for their memory."""
+    ``server_pid``: the servers' process ids, for their memory. ``reconnect``:
+    players whose socket drops connect again; ``record``: filled with what
+    the players saw (see :class:`Record`)."""
     urls = [url] if isinstance(url, str) else list(url)
     if not urls:
         raise ValueError("give at least one server URL")
@@ -325,7 +441,7 @@ async def run_load(
         bases.append(f"{scheme}://{parts.netloc}")
         ws_urls.append(f"{parts.scheme}://{parts.netloc}/ws")
     pids = [server_pid] if isinstance(server_pid, int) else list(server_pid or ())
-    stats = LoadStats()
+    stats = LoadStats(record=record)
     stop = asyncio.Event()
     rss_before = await _servers_rss(bases, pids)
     loops = []
@@ -333,7 +449,13 @@ async def run_load(
         loops.append(
             asyncio.create_task(
                 _table_loop(
-                    i, bases=bases, ws_urls=ws_urls, stats=stats, stop=stop, think_ms=think_ms
+                    i,
+                    bases=bases,
+                    ws_urls=ws_urls,
+                    stats=stats,
+                    stop=stop,
+                    think_ms=think_ms,
+                    reconnect=reconnect,
                 )
             )
         )
@@ -384,6 +506,7 @@ async def run_load(
         errors=stats.errors,
         error_codes=dict(stats.error_codes),
         disconnects=stats.disconnects,
+        reconnects=stats.reconnects,
         games_finished=stats.games_finished,
         server_rss_bytes_before=rss_before,
         server_rss_bytes_during=rss_during,

@@ -7,7 +7,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-__all__ = ["LoadResult", "LoadStats", "percentile", "round2"]
+__all__ = ["LoadResult", "LoadStats", "Record", "TableRecord", "percentile", "round2"]
 
 
 @dataclass
@@ -25,10 +25,39 @@ class LoadStats:
     games_finished: int = 0
     tables_started: int = 0
     sockets_open: int = 0
+    reconnects: int = 0
+    record: Record | None = None
 
     def error(self, code: str) -> None:
         self.errors += 1
         self.error_codes[code] = self.error_codes.get(code, 0) + 1
+
+
+@dataclass
+class TableRecord:
+    acks: list[tuple[int, str, Any, int]] = field(default_factory=list)
+    """(seat, kind, value, version) of each acknowledged move."""
+    frames: list[tuple[int, str, int]] = field(default_factory=list)
+    """(wall-clock ms, type, version) of each table frame any player got."""
+
+
+@dataclass
+class Record:
+    """What the players saw, by table (``--record``): checked against the
+    stored log after a fault (``bench/chaos.py``)."""
+
+    tables: dict[str, TableRecord] = field(default_factory=dict)
+
+    def table(self, table_id: str) -> TableRecord:
+        t = self.tables.get(table_id)
+        if t is None:
+            t = self.tables[table_id] = TableRecord()
+        return t
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "tables": {tid: {"acks": t.acks, "frames": t.frames} for tid, t in self.tables.items()}
+        }
 
 
 @dataclass(frozen=True)
@@ -49,6 +78,7 @@ class LoadResult:
     games_finished: int
     server_rss_bytes_before: int | None
     server_rss_bytes_during: int | None
+    reconnects: int = 0
     windows: list[dict[str, float | None]] = field(default_factory=list)
     """p50/p99 latency of each 10 s of the measurement (is the load steady?)."""
 
@@ -74,6 +104,7 @@ class LoadResult:
             "errors": self.errors,
             "error_codes": self.error_codes,
             "disconnects": self.disconnects,
+            "reconnects": self.reconnects,
             "games_finished": self.games_finished,
             "server_rss_bytes_before": self.server_rss_bytes_before,
             "server_rss_bytes_during": self.server_rss_bytes_during,

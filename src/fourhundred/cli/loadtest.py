@@ -5,6 +5,7 @@ generator is :mod:`.loadgen`, its figures :mod:`.loadstats`)."""
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, Final
 
 import typer
@@ -49,6 +50,16 @@ def register(app: typer.Typer) -> None:
             ),
         ] = None,
         as_json: bool = typer.Option(False, "--json", help="Print the result as JSON."),
+        reconnect: bool = typer.Option(
+            False, help="A player whose socket drops connects again (to the next --url)."
+        ),
+        record: Annotated[
+            Path | None,
+            typer.Option(
+                help="Write every acknowledged move and every table frame's arrival time"
+                " to this JSON file (for bench/chaos.py)."
+            ),
+        ] = None,
     ) -> None:
         """Drive TABLES tables of four simulated players over real WebSockets
         (loopback only) and report actions/s, latency and errors."""
@@ -59,7 +70,7 @@ def register(app: typer.Typer) -> None:
         from rich.table import Table
 
         from .loadgen import check_loopback, run_load
-        from .loadstats import percentile
+        from .loadstats import Record, percentile
         from .server import raise_open_files_limit
 
         console = Console(stderr=True)
@@ -102,6 +113,7 @@ def register(app: typer.Typer) -> None:
             loop_factory: Any = uvloop.new_event_loop
         except ImportError:
             loop_factory = None
+        seen = Record() if record is not None else None
         with (
             Live(console=console, refresh_per_second=2, transient=True) as live,
             asyncio.Runner(loop_factory=loop_factory) as runner,
@@ -116,8 +128,12 @@ def register(app: typer.Typer) -> None:
                     warmup_s=warmup,
                     server_pid=server_pid,
                     progress=lambda s, e: live.update(render(s, e)),
+                    reconnect=reconnect,
+                    record=seen,
                 )
             )
+        if seen is not None and record is not None:
+            record.write_text(json.dumps(seen.to_dict()), encoding="utf-8")
         data = result.to_dict()
         if as_json:
             print(json.dumps(data))
@@ -130,6 +146,7 @@ def register(app: typer.Typer) -> None:
             f"latency_ms p50: {lat['p50']}  p95: {lat['p95']}  p99: {lat['p99']}"
             f"  max: {lat['max']}\n"
             f"errors: {result.errors} {result.error_codes or ''}  "
-            f"disconnects: {result.disconnects}  games finished: {result.games_finished}\n"
+            f"disconnects: {result.disconnects}  reconnects: {result.reconnects}"
+            f"  games finished: {result.games_finished}\n"
             f"server rss per table: {data['server_rss_per_table_bytes']} bytes"
         )

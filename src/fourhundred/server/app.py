@@ -64,16 +64,15 @@ async def healthz(request: Request) -> Response:
         await hub.store.ping()
     except Exception as e:
         return json_response({"ok": False, "error": f"database: {e.__class__.__name__}"}, 503)
-    if hub.cluster is not None and not hub.cluster.connected.is_set():
-        # Local tables still play, but commands for tables owned elsewhere
-        # cannot travel: a balancer should prefer the other processes.
-        return json_response({"ok": False, "error": "redis: unreachable"}, 503)
+    problem = hub.locator.unhealthy()
+    if problem is not None:
+        return json_response({"ok": False, "error": problem}, 503)
     return json_response({"ok": True, "node": hub.config.node, "tables": len(hub.actors)})
 
 
 async def metrics(request: Request) -> Response:
     hub: Hub = request.app.state.hub
-    hub._update_gauges()
+    hub.locator.update_gauges()
     return Response(hub.metrics.render(), media_type="text/plain; version=0.0.4")
 
 

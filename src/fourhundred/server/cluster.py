@@ -10,34 +10,34 @@
   never append to the log.
 - **Messages.** Each process subscribes to its inbox channel
   ``{prefix}node:{NODE}`` (Redis pub/sub: no polling, lowest latency).
-  Batches are msgpack lists of small dicts, sent in order by one sender task.
+  Batches are msgpack lists of the typed messages of
+  :mod:`~fourhundred.server.cluster_messages`, sent in order by one sender
+  task.
   A lost message is never fatal: a socket whose table moved, or whose
   process lost Redis for a while, is re-attached with its last version and
   gets a ``catchup``.
 
-This module is transport only; the :class:`~fourhundred.server.hub.Hub`
-decides what the messages mean.
+This module is transport only; the cluster's table locator
+(:mod:`~fourhundred.server.cluster_locator`) decides what the messages mean.
+It reads no environment: ``ServerConfig`` carries the URL and the prefix.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import os
 import random
 from collections.abc import Callable, Sequence
 from typing import Any, Final
 
 import msgspec
 
+from .cluster_messages import ClusterMessage, decode_batch, encode_batch
 from .logs import get_logger
 
-__all__ = ["PREFIX_ENV", "REDIS_ENV", "Cluster"]
+__all__ = ["Cluster"]
 
 log = get_logger("fourhundred.cluster")
-
-REDIS_ENV: Final = "FOURHUNDRED_REDIS_URL"
-PREFIX_ENV: Final = "FOURHUNDRED_REDIS_PREFIX"
 
 # Renew (or re-take, when Redis lost it: a restarted Redis) our own lease;
 # 0 when someone else holds it.
@@ -59,13 +59,8 @@ end
 return 0
 """
 
-Handler = Callable[[dict[str, Any]], None]
+Handler = Callable[[ClusterMessage], None]
 OnFail = Callable[[], None]
-
-
-def default_prefix() -> str:
-    """The key prefix: ``$FOURHUNDRED_REDIS_PREFIX`` or ``fh:``."""
-    return os.environ.get(PREFIX_ENV) or "fh:"
 
 
 class Cluster:
@@ -94,7 +89,7 @@ class Cluster:
         )
         self.tokens: dict[str, str] = {}
         """The lease values this process holds, by table."""
-        self._out: asyncio.Queue[tuple[str, dict[str, Any], OnFail | None]] = asyncio.Queue()
+        self._out: asyncio.Queue[tuple[str, ClusterMessage, OnFail | None]] = asyncio.Queue()
         self._tasks: list[asyncio.Task[None]] = []
         self.connected = asyncio.Event()
 
@@ -148,7 +143,7 @@ class Cluster:
                     if msg is None or msg.get("type") != "message":
                         continue
                     try:
-                        batch = msgspec.msgpack.decode(msg["data"])
+                        batch = decode_batch(msg["data"])
                     except msgspec.DecodeError:
                         log.warning("cluster_bad_message", node=self.node)
                         continue
@@ -156,7 +151,7 @@ class Cluster:
                         try:
                             self.handler(item)
                         except Exception:
-                            log.exception("cluster_handler_failed", kind=item.get("t"))
+                            log.exception("cluster_handler_failed", kind=type(item).__name__)
             except asyncio.CancelledError:
                 with contextlib.suppress(Exception):
                     await pubsub.aclose()  # type: ignore[no-untyped-call]
@@ -173,11 +168,17 @@ class Cluster:
 
     # ------------------------------------------------------------ messages
 
-    def post(self, node: str, message: dict[str, Any], on_fail: OnFail | None = None) -> None:
+    def post(self, node: str, message: ClusterMessage, on_fail: OnFail | None = None) -> None:
         """Queue ``message`` for ``node``'s inbox (never blocks). Messages to
         one node arrive in the order posted. ``on_fail`` runs when nobody
         received it (the node is gone) or Redis could not be reached."""
         self._out.put_nowait((node, message, on_fail))
+
+    async def flush(self) -> None:
+        """Wait until every message posted so far has been published (or
+        given up on): a process handing its tables over on shutdown must
+        not stop with its ``Gone`` messages still queued."""
+        await self._out.join()
 
     async def _send_loop(self) -> None:
         while True:
@@ -185,28 +186,35 @@ class Cluster:
             items = [first]
             while not self._out.empty() and len(items) < 512:
                 items.append(self._out.get_nowait())
-            by_node: dict[str, list[tuple[dict[str, Any], OnFail | None]]] = {}
-            for node, message, on_fail in items:
-                by_node.setdefault(node, []).append((message, on_fail))
-            for node, batch in by_node.items():
-                data = msgspec.msgpack.encode([m for m, _ in batch])
-                received = 0
-                # Twice: after a Redis restart the first try may meet a dead
-                # pooled connection.
-                for attempt in (1, 2):
-                    try:
-                        received = await self.redis.publish(self.inbox(node), data)
-                        break
-                    except asyncio.CancelledError:
-                        raise
-                    except Exception as e:
-                        log.warning("cluster_send_failed", to=node, error=repr(e), attempt=attempt)
-                        await asyncio.sleep(0.05)
-                if received == 0:
-                    for _, on_fail in batch:
-                        if on_fail is not None:
-                            with contextlib.suppress(Exception):
-                                on_fail()
+            try:
+                await self._send(items)
+            finally:
+                for _ in items:
+                    self._out.task_done()
+
+    async def _send(self, items: list[tuple[str, ClusterMessage, OnFail | None]]) -> None:
+        by_node: dict[str, list[tuple[ClusterMessage, OnFail | None]]] = {}
+        for node, message, on_fail in items:
+            by_node.setdefault(node, []).append((message, on_fail))
+        for node, batch in by_node.items():
+            data = encode_batch([m for m, _ in batch])
+            received = 0
+            # Twice: after a Redis restart the first try may meet a dead
+            # pooled connection.
+            for attempt in (1, 2):
+                try:
+                    received = await self.redis.publish(self.inbox(node), data)
+                    break
+                except asyncio.CancelledError:
+                    raise
+                except Exception as e:
+                    log.warning("cluster_send_failed", to=node, error=repr(e), attempt=attempt)
+                    await asyncio.sleep(0.05)
+            if received == 0:
+                for _, on_fail in batch:
+                    if on_fail is not None:
+                        with contextlib.suppress(Exception):
+                            on_fail()
 
     # -------------------------------------------------------------- leases
 
@@ -251,6 +259,25 @@ class Cluster:
         for t in lost:
             self.tokens.pop(t, None)
         return lost
+
+    async def listeners(self, node: str) -> int:
+        """How many connections subscribe to ``node``'s inbox (0: that
+        process is not listening; after a SIGKILL, Redis knows at once)."""
+        counts = await self.redis.pubsub_numsub(self.inbox(node))
+        return int(counts[0][1]) if counts else 0
+
+    async def release_node(self, node: str) -> int:
+        """Delete every lease ``node`` holds (each only if it still holds
+        it); returns how many went."""
+        keys = [k async for k in self.redis.scan_iter(match=self.lease_key("*"), count=1000)]
+        if not keys:
+            return 0
+        values = await self.redis.mget(keys)
+        gone = 0
+        for key, value in zip(keys, values, strict=True):
+            if value is not None and self.node_of(value) == node:
+                gone += int(await self.redis.eval(_RELEASE, 1, key, value))
+        return gone
 
     async def release(self, table: str) -> None:
         value = self.tokens.pop(table, None)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Collection, Iterable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Literal, Protocol
 
 from fourhundred.store import Commit, User
 
@@ -20,7 +20,10 @@ from .metrics import Metrics
 if TYPE_CHECKING:
     from .table import TableActor
 
-__all__ = ["TableDeps", "TableLog", "Watcher"]
+__all__ = ["MailKind", "TableDeps", "TableLog", "Watcher"]
+
+MailKind = Literal["cmd", "join", "detach", "bot"]
+"""What a table's mailbox takes: a command, a join, a detach, a bot's move."""
 
 
 class Watcher(Protocol):

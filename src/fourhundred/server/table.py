@@ -21,7 +21,7 @@ import contextlib
 from collections import deque
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any
 
 import msgspec
 
@@ -41,16 +41,13 @@ from .events import ROOM_EVENTS, Event
 from .facts import FactSource
 from .logs import get_logger
 from .persist import Stamp, commit_for, deadline_after
-from .ports import TableDeps, TableLog, Watcher
+from .ports import MailKind, TableDeps, TableLog, Watcher
 from .room import TableModel
 from .turnclock import TurnClock
 
 __all__ = ["MailKind", "TableActor", "TableDeps", "TableLog", "Watcher"]
 
 log = get_logger("fourhundred.table")
-
-
-MailKind = Literal["cmd", "join", "detach", "bot"]
 
 
 @dataclass(slots=True)

@@ -26,10 +26,11 @@ from . import frames
 from . import protocol as p
 from .auth import COOKIE, user_for_token
 from .errors import CommandError
-from .hub import Hub, TableRef
+from .hub import Hub
 from .logs import get_logger
 from .ratelimit import TokenBucket
 from .ratings import display
+from .sockets import TableRef
 
 __all__ = ["Connection", "websocket_endpoint"]
 

@@ -15,8 +15,9 @@ from ..auth import (
     COOKIE,
     user_for_token,
 )
+from ..creation import SettingError
 from ..errors import CommandError
-from ..hub import Hub, SettingError
+from ..hub import Hub
 from ..ratelimit import TokenBucket
 
 __all__ = [

@@ -1,0 +1,182 @@
+"""Making a table: its settings checked, its first event (``created``), its
+row, its owner.
+
+:func:`new_table` is the one place the ``created`` event is built.
+"""
+
+from __future__ import annotations
+
+import secrets
+from dataclasses import dataclass
+from typing import Any
+
+from fourhundred.engine import TURN_TIMERS, InvalidSettings, preset
+from fourhundred.store import Store, StoredEvent, TableRow, User
+
+from .clock import Clock
+from .config import ServerConfig
+from .errors import CommandError
+from .events import Created, Player, TableKind, to_stored
+from .locator import TableLocator
+from .logs import get_logger
+from .ratings import display
+from .room import TableModel
+
+__all__ = [
+    "NewTable",
+    "SettingError",
+    "TableFactory",
+    "checked_settings",
+    "new_table",
+    "player_of",
+]
+
+log = get_logger("fourhundred.hub")
+
+
+class SettingError(CommandError):
+    """A table setting out of range; ``field`` names it."""
+
+    def __init__(self, field: str, message: str) -> None:
+        super().__init__("bad_request", message)
+        self.field = field
+
+
+def player_of(user: User) -> Player:
+    """A seat's occupant as the ``created`` event records it."""
+    rating = None if user.guest else display(user.mu)
+    return Player(id=user.id, name=user.name, guest=user.guest, rating=rating)
+
+
+def checked_settings(
+    kind: str, preset_name: str, changes: dict[str, Any], timer: int
+) -> dict[str, Any]:
+    """The rules of a Casual or Private table: the preset with ``changes``,
+    or a ``SettingError`` naming the field that does not fit."""
+    if kind not in ("casual", "private"):
+        raise SettingError("kind", "kind must be 'casual' or 'private' (Ranked: use the queue)")
+    try:
+        base = preset(preset_name)
+    except InvalidSettings as e:
+        raise SettingError("preset", str(e)) from None
+    try:
+        settings = base.replace(**changes)
+    except InvalidSettings as e:
+        name = str(e).split("'")[1] if "'" in str(e) else ""
+        raise SettingError(f"settings.{name}" if name else "settings", str(e)) from None
+    if timer not in TURN_TIMERS:
+        raise SettingError(
+            "timer", f"timer must be one of {', '.join(map(str, TURN_TIMERS))} seconds"
+        )
+    return settings.to_dict()
+
+
+@dataclass(frozen=True, slots=True)
+class NewTable:
+    created: StoredEvent
+    model: TableModel
+    row: TableRow
+
+
+def new_table(
+    kind: TableKind,
+    *,
+    host: str | None,
+    preset_name: str,
+    settings: dict[str, Any],
+    timer: int,
+    seats: list[Player | None],
+    ready: list[bool],
+    now_ms: int,
+    node: str,
+) -> NewTable:
+    """A new table's first event, its model and its row (nothing stored)."""
+    table_id = secrets.token_urlsafe(8)
+    invite = secrets.token_urlsafe(16) if kind == "private" else None
+    created = Created(
+        table_kind=kind,
+        host=host,
+        preset=preset_name,
+        settings=settings,
+        timer=timer,
+        invite=invite,
+        seats=tuple(seats),
+        ready=tuple(ready),
+    )
+    model = TableModel(table_id, created, now_ms)
+    row = TableRow(
+        id=table_id,
+        kind=kind,
+        status="waiting",
+        invite=invite,
+        host=host,
+        version=1,
+        summary=model.summary(set(), 0),
+        open_seats=model.open_seats,
+        created_ms=now_ms,
+        updated_ms=now_ms,
+        owner=node,
+    )
+    return NewTable(StoredEvent(1, *to_stored(created), now_ms), model, row)
+
+
+class TableFactory:
+    """Stores new tables and starts them in this process."""
+
+    def __init__(
+        self, store: Store, config: ServerConfig, clock: Clock, locator: TableLocator
+    ) -> None:
+        self.store = store
+        self.config = config
+        self.clock = clock
+        self.locator = locator
+
+    async def create_table(
+        self, host: User, kind: str, preset_name: str, changes: dict[str, Any], timer: int
+    ) -> TableRow:
+        """A new Casual or Private table with ``host`` at seat 0."""
+        settings = checked_settings(kind, preset_name, changes, timer)
+        await self.not_seated(host.id)
+        return await self.create(
+            "casual" if kind == "casual" else "private",
+            host=host.id,
+            preset_name=preset_name,
+            settings=settings,
+            timer=timer,
+            seats=[player_of(host), None, None, None],
+            ready=[False] * 4,
+        )
+
+    async def not_seated(self, user_id: str) -> None:
+        elsewhere = await self.store.seated_table(user_id)
+        if elsewhere is not None:
+            raise CommandError("conflict", f"you are seated at table {elsewhere}: leave it first")
+
+    async def create(
+        self,
+        kind: TableKind,
+        *,
+        host: str | None,
+        preset_name: str,
+        settings: dict[str, Any],
+        timer: int,
+        seats: list[Player | None],
+        ready: list[bool],
+    ) -> TableRow:
+        new = new_table(
+            kind,
+            host=host,
+            preset_name=preset_name,
+            settings=settings,
+            timer=timer,
+            seats=seats,
+            ready=ready,
+            now_ms=self.clock.now_ms(),
+            node=self.config.node,
+        )
+        table_id = new.row.id
+        await self.locator.claim_new(table_id)
+        await self.store.create_table(new.row, new.created, new.model.seat_rows())
+        log.info("table_created", table=table_id, kind=kind, host=host)
+        await self.locator.actor(table_id)
+        return new.row
