@@ -59,7 +59,10 @@ async def test_whole_game_four_clients_and_a_spectator(server: Server) -> None:
     n = await play_turns(players, over)
     assert n >= 56
     for p in everyone:
+        # The last card's view already shows the game over; the game_over
+        # event (the command's last) follows it.
         await p.wait(lambda p=p: p.view is not None and p.view["phase"] == "over")
+        await p.wait(lambda p=p: bool(p.events("game_over")))
     over = players[0].events("game_over")
     assert len(over) == 1 and over[0]["reason"] == "won"
     winner = over[0]["winner"]

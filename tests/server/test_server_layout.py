@@ -49,8 +49,8 @@ def test_the_cluster_transport_reads_no_environment() -> None:
 
 def test_the_created_event_is_built_in_one_place() -> None:
     makers = [
-        path.name
-        for path in SERVER.glob("*.py")
-        if re.search(r"StoredEvent\(\s*1,\s*\"created\"", path.read_text(encoding="utf-8"))
+        path.relative_to(SERVER).as_posix()
+        for path in SERVER.rglob("*.py")
+        if re.search(r"\bCreated\(\s*table_kind=", path.read_text(encoding="utf-8"))
     ]
     assert makers == ["creation.py"]
