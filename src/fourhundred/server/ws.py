@@ -13,7 +13,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import secrets
-from collections import deque
 from collections.abc import Collection, Mapping
 from typing import Any, Final
 
@@ -25,6 +24,7 @@ from fourhundred.store import User
 from . import frames
 from . import protocol as p
 from .auth import COOKIE, user_for_token
+from .commandids import RecentIds
 from .errors import CommandError
 from .hub import Hub
 from .logs import get_logger
@@ -42,7 +42,8 @@ MAX_BAD: Final = 20
 """Malformed frames before the socket is closed."""
 OUTBOX: Final = 4096
 """Frames queued for a client before it counts as too slow and is dropped."""
-RECENT_IDS: Final = 1024
+RECENT_IDS: Final = 256
+"""Command ids a socket remembers (a used id is refused again within them)."""
 
 
 def origin_allowed(origin: str | None, host: str | None, allowed: Collection[str] = ()) -> bool:
@@ -90,8 +91,7 @@ class Connection:
         self.frames_in = 0
         self._outbox: asyncio.Queue[bytes | tuple[int, str, str]] = asyncio.Queue(OUTBOX)
         self._closing = False
-        self._ids: set[int | str] = set()
-        self._id_order: deque[int | str] = deque()
+        self._ids = RecentIds(RECENT_IDS)
 
     def send(self, data: bytes) -> None:
         if self._closing:
@@ -125,17 +125,11 @@ class Connection:
         with contextlib.suppress(msgspec.DecodeError):
             refusal = _refusal.decode(frame)
             if refusal.code != "duplicate" and refusal.id is not None:
-                self._ids.discard(refusal.id)
+                self._ids.release(refusal.id)
 
     def seen(self, cmd_id: int | str) -> bool:
         """Record a command id; True if this socket already used it."""
-        if cmd_id in self._ids:
-            return True
-        self._ids.add(cmd_id)
-        self._id_order.append(cmd_id)
-        if len(self._id_order) > RECENT_IDS:
-            self._ids.discard(self._id_order.popleft())
-        return False
+        return not self._ids.take(cmd_id)
 
     async def writer(self) -> None:
         while True:
