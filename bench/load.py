@@ -11,8 +11,9 @@ prefix), runs ``fourhundred loadtest`` against them as a separate process
 (the players of each table spread over the processes, as a load balancer
 would spread them), stops the servers and prints what was measured:
 actions per second, latency from a command to the broadcast of its event
-(p50, p95, p99, max), errors, disconnects and the servers' memory per live
-table. The last line names the largest load that met the target (p99 at or
+(p50, p95, p99, max), errors, disconnects, the servers' memory per live
+table and their CPU time per action over the measured window (the steadiest
+figure on a shared machine). The last line names the largest load that met the target (p99 at or
 under ``--target-ms``, no errors, no disconnects).
 """
 
@@ -152,6 +153,19 @@ class Servers:
                 asyncio.run(_drop_redis_prefix(self.prefix))
 
 
+def _cpu_seconds(procs: list[subprocess.Popen[bytes]]) -> float | None:
+    """User and system CPU seconds the processes have used (Linux)."""
+    total = 0.0
+    tick = os.sysconf("SC_CLK_TCK")
+    for proc in procs:
+        try:
+            fields = Path(f"/proc/{proc.pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            return None
+        total += (int(fields[11]) + int(fields[12])) / tick
+    return total
+
+
 def run_one(processes: int, tables: int, args: argparse.Namespace) -> dict[str, Any]:
     work = Path(tempfile.mkdtemp(prefix="fh-load-", dir="/dev/shm"))
     servers = Servers(processes, work).start()
@@ -172,10 +186,20 @@ def run_one(processes: int, tables: int, args: argparse.Namespace) -> dict[str, 
             "--warmup",
             str(args.warmup),
         ]
-        out = subprocess.run(cmd, capture_output=True, text=True, check=False)
-        if out.returncode != 0:
-            raise SystemExit(f"loadtest failed ({out.returncode}):\n{out.stderr[-2000:]}")
-        result: dict[str, Any] = json.loads(out.stdout.strip().splitlines()[-1])
+        gen = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        # The servers' CPU time over the measured window: a figure that the
+        # other work on a shared machine disturbs far less than latency.
+        time.sleep(args.ramp + args.warmup + 1)
+        cpu_from = _cpu_seconds(servers.procs)
+        stdout, stderr = gen.communicate()
+        cpu_to = _cpu_seconds(servers.procs)
+        if gen.returncode != 0:
+            raise SystemExit(f"loadtest failed ({gen.returncode}):\n{stderr[-2000:]}")
+        result: dict[str, Any] = json.loads(stdout.strip().splitlines()[-1])
+        if cpu_from is not None and cpu_to is not None and result["actions"]:
+            result["server_cpu_ms_per_action"] = round(
+                1000 * (cpu_to - cpu_from) / result["actions"], 3
+            )
         return result
     finally:
         servers.stop()
@@ -216,6 +240,7 @@ def main() -> int:
         "errors",
         "disconnects",
         "KiB/table",
+        "CPU ms/action",
         "meets",
     ):
         out.add_column(col, justify="right")
@@ -250,6 +275,7 @@ def main() -> int:
             f"{res['errors']} {res['error_codes'] or ''}".strip(),
             str(res["disconnects"]),
             "-" if per_table is None else f"{per_table / 1024:.0f}",
+            str(res.get("server_cpu_ms_per_action", "-")),
             "yes" if meets else "no",
         )
         console.print(out)

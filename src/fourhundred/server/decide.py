@@ -67,6 +67,7 @@ __all__ = [
     "Start",
     "TurnTimeout",
     "decide",
+    "decide_into",
     "hand_over",
     "moved_on",
 ]
@@ -75,18 +76,25 @@ SUBSTITUTE_AFTER: Final = 3
 """Consecutive timeouts after which a bot takes the seat."""
 
 
+Observer = Callable[[TableModel, Event], None]
+"""Told of each event as it is decided, with the working table right after it."""
+
+
 class _Work:
     """Events applied to a copy of the table as they are decided."""
 
-    __slots__ = ("events", "model")
+    __slots__ = ("events", "model", "observe")
 
-    def __init__(self, model: TableModel) -> None:
+    def __init__(self, model: TableModel, observe: Observer | None) -> None:
         self.model = model.copy()
         self.events: list[Event] = []
+        self.observe = observe
 
     def add(self, event: Event) -> None:
         self.model.apply(event)
         self.events.append(event)
+        if self.observe is not None:
+            self.observe(self.model, event)
 
 
 def decide(
@@ -94,7 +102,21 @@ def decide(
 ) -> list[Event]:
     """The events ``command`` causes at this table, in order (possibly none).
     Raises ``CommandError`` when it is refused."""
-    work = _Work(model)
+    return decide_into(model, actor, command, facts)[0]
+
+
+def decide_into(
+    model: TableModel,
+    actor: Person | Server,
+    command: Command,
+    facts: Facts,
+    observe: Observer | None = None,
+) -> tuple[list[Event], TableModel]:
+    """:func:`decide`, also giving the table after the events (a copy:
+    ``model`` is never touched) and telling ``observe`` of each event with
+    the table right after it: what the table actor broadcasts once the
+    events are stored."""
+    work = _Work(model, observe)
     try:
         if isinstance(actor, Person):
             if not isinstance(command, PersonCommand):
@@ -106,7 +128,7 @@ def decide(
         _settle(work, facts)
     except IllegalAction as e:
         raise from_engine(e) from None
-    return work.events
+    return work.events, work.model
 
 
 # ------------------------------------------------------------ people

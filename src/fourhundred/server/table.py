@@ -35,7 +35,7 @@ from .botpool import bot_turn
 from .catchup import EventBuffer
 from .chat import ChatRoom
 from .commands import SERVER, BotMove, Command, Expire, Person, Server, Start, TurnTimeout
-from .decide import decide
+from .decide import decide_into
 from .errors import CommandError
 from .events import ROOM_EVENTS, Event
 from .facts import FactSource
@@ -62,6 +62,27 @@ class _Mail:
     resync: bool = False
     """A join the server made for a socket whose table moved to this
     process: answered by ``snapshot``/``catchup`` alone (no ``ack``)."""
+
+
+class _Frames:
+    """What a command's events will look like to each watcher, gathered as
+    ``decide`` makes them (each with the table right after it): sent only
+    once the events are stored."""
+
+    __slots__ = ("publics", "steps", "users")
+
+    def __init__(self, users: list[str]) -> None:
+        self.users = users
+        self.steps: list[frames.Step] = []
+        self.publics: list[msgspec.Raw] = []
+
+    def observe(self, m: TableModel, e: Event) -> None:
+        public = frames.raw(e.public())
+        self.publics.append(public)
+        if self.users:
+            steps = self.steps
+            same = steps[-1] if steps and not isinstance(e, ROOM_EVENTS) else None
+            steps.append(frames.Step(m, public, self.users, same))
 
 
 class TableActor:
@@ -232,9 +253,11 @@ class TableActor:
     ) -> bool:
         """Decide ``cmd`` and commit what it causes (``CommandError`` when it
         is refused or cannot be saved). True if anything changed."""
-        events = decide(self.model, who, cmd, await self._facts.facts(self.model, who, cmd))
+        facts = await self._facts.facts(self.model, who, cmd)
+        frames_of = _Frames(self._users())
+        events, new = decide_into(self.model, who, cmd, facts, frames_of.observe)
         if events:
-            await self._commit(events, w, cmd_id, t0)
+            await self._commit(events, new, frames_of, (w, cmd_id, t0))
         elif w is not None and cmd_id is not None:
             self._ack(w, cmd_id, self.model.version)
         return bool(events)
@@ -257,23 +280,15 @@ class TableActor:
     async def _commit(
         self,
         events: Sequence[Event],
-        w: Watcher | None = None,
-        cmd_id: int | str | None = None,
-        t0: float | None = None,
+        new: TableModel,
+        frames_of: _Frames,
+        answer: tuple[Watcher | None, int | str | None, float | None],
     ) -> None:
-        """Store ``events``, then make them the table's state and tell everyone."""
+        """Store ``events`` (``new``: the table after them), then make them
+        the table's state and tell everyone (and the sender, ``answer``)."""
+        w, cmd_id, t0 = answer
         now_ms = self.deps.clock.now_ms()
-        users = self._users()
-        new = self.model.copy()
-        steps: list[frames.Step] = []
-        publics: list[msgspec.Raw] = []
-        for e in events:
-            new.apply(e)
-            public = frames.raw(e.public())
-            publics.append(public)
-            if users:
-                same = steps[-1] if steps and not isinstance(e, ROOM_EVENTS) else None
-                steps.append(frames.Step(new, public, users, same))
+        users = frames_of.users
         timer_ms = round(new.timer * 1000 * self.deps.config.timer_scale)
         deadline_ms = deadline_after(new, events, self.turn.deadline_ms, now_ms, timer_ms)
         stamp = Stamp(now_ms, deadline_ms, self.deps.config.node, users)
@@ -290,9 +305,9 @@ class TableActor:
         was_over = self.model.status == "over"
         self.model = new
         self.turn.follow(deadline_ms, now_ms)
-        for stored, public in zip(commit.events, publics, strict=True):
+        for stored, public in zip(commit.events, frames_of.publics, strict=True):
             self._buffer.add(stored.version, public)
-        self._broadcast(steps)
+        self._broadcast(frames_of.steps)
         if w is not None and cmd_id is not None:
             # After the events: when a client reads its ack, its state
             # already holds everything the command caused.
