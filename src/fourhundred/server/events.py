@@ -28,6 +28,7 @@ import msgspec
 __all__ = [
     "ACTION_EVENTS",
     "ROOM_EVENTS",
+    "VIEW_EVENTS",
     "Bid",
     "BotAdded",
     "By",
@@ -85,6 +86,9 @@ class RatingChange(msgspec.Struct, frozen=True):
     after: int
 
 
+_encode: Final = msgspec.json.Encoder().encode
+
+
 class TableEvent(msgspec.Struct, frozen=True, tag_field="kind"):
     """The base of every event. ``PRIVATE`` names the stored fields no client
     ever receives."""
@@ -97,6 +101,11 @@ class TableEvent(msgspec.Struct, frozen=True, tag_field="kind"):
         for name in self.PRIVATE:
             data.pop(name, None)
         return data
+
+    def public_json(self) -> bytes:
+        """:meth:`public` as JSON (an event with nothing private is encoded
+        as it is: the common case, a move, costs one encoding)."""
+        return _encode(self.public() if self.PRIVATE else self)
 
 
 class Created(TableEvent, frozen=True, tag="created"):
@@ -285,6 +294,11 @@ ROOM_EVENTS: Final = (
 )
 """Events that change the room (what the lobby and ``room`` show); the
 others (moves, deals, finished hands) leave it as it was."""
+
+
+VIEW_EVENTS: Final = (Deal, Bid, Play, Redeal, Started, Closed)
+"""Events that change what a seat's view shows (the others leave the game as
+it was: a hand's end is already in the view of the card that ended it)."""
 
 
 def to_stored(event: TableEvent) -> tuple[str, dict[str, Any]]:

@@ -23,7 +23,7 @@ _RNG: Final = secrets.SystemRandom()
 
 
 class FactSource:
-    __slots__ = ("_bot", "_bots", "_log", "ratings")
+    __slots__ = ("_bot", "_bots", "_known", "_log", "_plain", "ratings")
 
     def __init__(self, log: TableLog, bot: str, bots: Collection[str]) -> None:
         self._log = log
@@ -31,27 +31,32 @@ class FactSource:
         self._bots = bots
         self.ratings: dict[str, tuple[float, float]] = {}
         """(mu, sigma) of the people seated, fetched when first needed."""
+        self._known: set[str] = set()
+        """Users already looked up (with a rating, or not in the store)."""
+        self._plain = Facts(rng=_RNG, bot=bot, bots=bots, ratings=self.ratings)
+        """The facts of every command but ``sit`` (the ratings dict is live)."""
 
     async def facts(self, m: TableModel, who: Person | Server, cmd: Command) -> Facts:
-        sitter = elsewhere = None
-        if isinstance(cmd, p.Sit) and isinstance(who, Person):
-            elsewhere = await self._log.seated_table(who.user_id)
-            u = (await self._log.get_users([who.user_id])).get(who.user_id)
-            guest = u is None or u.guest
-            rating = None if u is None or u.guest else display(u.mu)
-            sitter = Player(id=who.user_id, name=who.name, guest=guest, rating=rating)
-            if u is not None:
-                self.ratings[u.id] = (u.mu, u.sigma)
         if m.status == "playing":
-            missing = set(m.user_ids()) - self.ratings.keys()
+            missing = set(m.user_ids()) - self._known
             if missing:
                 users = await self._log.get_users(missing)
                 self.ratings.update({u.id: (u.mu, u.sigma) for u in users.values()})
+                self._known |= missing  # absent from the store: never rated
+        if not isinstance(cmd, p.Sit) or not isinstance(who, Person):
+            return self._plain
+        elsewhere = await self._log.seated_table(who.user_id)
+        u = (await self._log.get_users([who.user_id])).get(who.user_id)
+        guest = u is None or u.guest
+        rating = None if u is None or u.guest else display(u.mu)
+        if u is not None:
+            self.ratings[u.id] = (u.mu, u.sigma)
+            self._known.add(u.id)
         return Facts(
             rng=_RNG,
             bot=self._bot,
             bots=self._bots,
             ratings=self.ratings,
-            sitter=sitter,
+            sitter=Player(id=who.user_id, name=who.name, guest=guest, rating=rating),
             elsewhere=elsewhere,
         )

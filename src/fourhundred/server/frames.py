@@ -23,6 +23,7 @@ from fourhundred.engine import Phase
 from fourhundred.engine.steps import view_at
 
 from .errors import CommandError
+from .events import ROOM_EVENTS, VIEW_EVENTS, Event
 
 if TYPE_CHECKING:
     from .room import TableModel
@@ -204,14 +205,23 @@ class Step:
     __slots__ = ("event", "room", "version", "views", "yous")
 
     def __init__(
-        self, m: TableModel, event: msgspec.Raw, users: Sequence[str], same_room: Step | None
+        self,
+        m: TableModel,
+        event: Event,
+        public: msgspec.Raw,
+        users: Sequence[str],
+        last: Step | None,
     ) -> None:
-        """``m`` is the table right after the event; ``same_room`` an earlier
-        step whose room this event did not change (a move's), if any."""
+        """``m`` is the table right after ``event`` (``public`` its public
+        form, encoded); ``last`` the step before it in the same command,
+        whose room and views are reused when this event left them as they
+        were (a move leaves the room; a hand's end leaves every view)."""
         self.version = m.version
-        self.event = event
-        self.room: msgspec.Raw = raw(room(m, users)) if same_room is None else same_room.room
-        self.views: dict[int | None, msgspec.Raw] = {}
+        self.event = public
+        same_room = last is not None and not isinstance(event, ROOM_EVENTS)
+        same_views = last is not None and not isinstance(event, VIEW_EVENTS)
+        self.room: msgspec.Raw = last.room if same_room and last else raw(room(m, users))
+        self.views: dict[int | None, msgspec.Raw] = last.views if same_views and last else {}
         self.yous: dict[str, tuple[int | None, msgspec.Raw]] = {}
         for u in users:
             if u in self.yous:

@@ -37,7 +37,7 @@ from .chat import ChatRoom
 from .commands import SERVER, BotMove, Command, Expire, Person, Server, Start, TurnTimeout
 from .decide import decide_into
 from .errors import CommandError
-from .events import ROOM_EVENTS, Event
+from .events import Event
 from .facts import FactSource
 from .logs import get_logger
 from .persist import Stamp, commit_for, deadline_after
@@ -77,12 +77,11 @@ class _Frames:
         self.publics: list[msgspec.Raw] = []
 
     def observe(self, m: TableModel, e: Event) -> None:
-        public = frames.raw(e.public())
+        public = msgspec.Raw(e.public_json())
         self.publics.append(public)
         if self.users:
-            steps = self.steps
-            same = steps[-1] if steps and not isinstance(e, ROOM_EVENTS) else None
-            steps.append(frames.Step(m, public, self.users, same))
+            last = self.steps[-1] if self.steps else None
+            self.steps.append(frames.Step(m, e, public, self.users, last))
 
 
 class TableActor:
