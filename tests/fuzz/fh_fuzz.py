@@ -633,8 +633,9 @@ def room_commands(draw: st.DrawFn) -> Spec:
 
 @st.composite
 def replayed(draw: st.DrawFn) -> Spec:
-    """An id this socket already used, on the mover's *legal* move: it must
-    be refused as a duplicate and never applied."""
+    """An id this socket already used (one the server accepted or answered
+    with ``pong``), on the mover's *legal* move: it must be refused as a
+    duplicate and never applied."""
     who = draw(st.sampled_from(["mover", "nonmover", "spectator"]))
     pick = draw(st.integers(0, 10**6))
 
@@ -1155,11 +1156,10 @@ class FuzzRig:
         if code in BAD_KINDS:
             self._bad[shot.sender] = self._bad.get(shot.sender, 0) + 1
         cid = readable_id(shot.data, shot.binary)
-        if cid is not None and (
-            outcome.kind in ("ack", "pong")
-            or (outcome.kind == "error" and code not in (*BAD_KINDS, "too_large", "rate_limited"))
-        ):
-            wire.used_ids.append(cid)  # the server saw this id: it is used now
+        if cid is not None and outcome.kind in ("ack", "pong"):
+            # Taken now. A refused command changed nothing, so its id stays
+            # free (docs/protocol.md, "Client to server").
+            wire.used_ids.append(cid)
         await self._judge(shot, outcome, wire)
         if outcome.kind == "ack" and outcome.frame is not None:
             v = outcome.frame.get("version")
