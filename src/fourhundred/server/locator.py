@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 from abc import ABC, abstractmethod
 from collections.abc import Coroutine, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from fourhundred.store import Store, StoredEvent, TableRow
@@ -29,7 +30,7 @@ from .room import rebuild
 from .sockets import Peer, Sockets, TableRef, fail_pending
 from .table import TableActor, TableDeps
 
-__all__ = ["LocalLocator", "TableLocator", "rejoin"]
+__all__ = ["LocalLocator", "LocatorDeps", "TableLocator", "rejoin"]
 
 log = get_logger("fourhundred.hub")
 
@@ -42,19 +43,26 @@ def rejoin(table_id: str, last_version: int) -> p.Join:
     return p.Join(id="resync", table=table_id, last_version=last_version or None)
 
 
+@dataclass(frozen=True, slots=True)
+class LocatorDeps:
+    """What a locator needs from its process: the parts it uses itself and
+    those it passes through to the table actors it starts."""
+
+    store: Store
+    config: ServerConfig
+    clock: Clock
+    bots: BotRunner
+    metrics: Metrics
+    sockets: Sockets
+
+
 class TableLocator(ABC):
     """Finds (and, when it may, loads) the actor of a table; tells this
     process's sockets where their table went."""
 
-    def __init__(  # noqa: PLR0917 - the actor's dependencies, passed through
-        self,
-        store: Store,
-        config: ServerConfig,
-        clock: Clock,
-        bots: BotRunner,
-        metrics: Metrics,
-        sockets: Sockets,
-    ) -> None:
+    def __init__(self, deps: LocatorDeps) -> None:
+        store, config, clock = deps.store, deps.config, deps.clock
+        metrics, sockets = deps.metrics, deps.sockets
         self.store = store
         self.config = config
         self.clock = clock
@@ -69,7 +77,7 @@ class TableLocator(ABC):
         self.deps = TableDeps(
             log=store,
             clock=clock,
-            bots=bots,
+            bots=deps.bots,
             metrics=metrics,
             config=config,
             mutes=sockets.muted_by,
