@@ -59,9 +59,9 @@ def _unavailable(what: str) -> CommandError:
 class ClusterLocator(TableLocator):
     """Tables found through leases in Redis; messages through inboxes."""
 
-    def __init__(self, deps: LocatorDeps) -> None:
-        super().__init__(deps)
-        config = deps.config
+    def __init__(self, parts: LocatorDeps) -> None:
+        super().__init__(parts)
+        config = parts.config
         assert config.redis_url is not None, "a cluster needs --redis-url"
         self.cluster = Cluster(
             ClusterSpec(

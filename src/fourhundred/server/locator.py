@@ -60,14 +60,12 @@ class TableLocator(ABC):
     """Finds (and, when it may, loads) the actor of a table; tells this
     process's sockets where their table went."""
 
-    def __init__(self, deps: LocatorDeps) -> None:
-        store, config, clock = deps.store, deps.config, deps.clock
-        metrics, sockets = deps.metrics, deps.sockets
-        self.store = store
-        self.config = config
-        self.clock = clock
-        self.metrics = metrics
-        self.sockets = sockets
+    def __init__(self, parts: LocatorDeps) -> None:
+        self.store = parts.store
+        self.config = parts.config
+        self.clock = parts.clock
+        self.metrics = parts.metrics
+        self.sockets = parts.sockets
         self.actors: dict[str, TableActor] = {}
         """The tables this process runs."""
         self._loading: dict[str, asyncio.Lock] = {}
@@ -75,14 +73,15 @@ class TableLocator(ABC):
         self._background: set[asyncio.Task[Any]] = set()
         self.stopping = False
         self.deps = TableDeps(
-            log=store,
-            clock=clock,
-            bots=deps.bots,
-            metrics=metrics,
-            config=config,
-            mutes=sockets.muted_by,
+            log=parts.store,
+            clock=parts.clock,
+            bots=parts.bots,
+            metrics=parts.metrics,
+            config=parts.config,
+            mutes=parts.sockets.muted_by,
             on_stop=self._actor_stopped,
         )
+        """What this process's table actors are given."""
 
     # ------------------------------------------------------ the interface
 
