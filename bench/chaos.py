@@ -228,110 +228,167 @@ async def _check_stuck(
     report.stuck = [t for t in playing if t not in moved]
 
 
-def run(args: argparse.Namespace) -> Report:
-    work = Path(tempfile.mkdtemp(prefix="fh-chaos-"))
-    prefix = args.redis_prefix or f"fhchaos:{secrets.token_hex(4)}:"
-    pg_name: str | None = None
-    database_url = args.database_url
-    if database_url is None:
-        pg_name = f"fourhundred_chaos_{secrets.token_hex(4)}"
-        asyncio.run(_pg_admin(f'CREATE DATABASE "{pg_name}"'))
-        database_url = f"postgresql+asyncpg://postgres@127.0.0.1:5432/{pg_name}"
-    env = dict(os.environ)
-    env.pop("FOURHUNDRED_TEST_TIMER_SCALE", None)
-    procs: list[subprocess.Popen[bytes]] = []
-    ports: list[int] = []
-    nodes = ["chaos-a", "chaos-b"]
-    report = Report()
-    try:
-        for node in nodes:
-            port = _free_port()
-            cmd = [
-                *_fourhundred(),
-                "serve",
-                "--port",
-                str(port),
-                "--database-url",
-                database_url,
-                "--redis-url",
-                REDIS_URL,
-                "--redis-prefix",
-                prefix,
-                "--node",
-                node,
-                "--lease-ms",
-                str(args.lease_ms),
-                "--auth-limit",
-                "1000000",
-                "--ws-rate",
-                "100000",
-                "--bot-workers",
-                "0",
-            ]
-            log = (work / f"{node}.log").open("ab")
-            procs.append(subprocess.Popen(cmd, env=env, stdout=log, stderr=log))
-            ports.append(port)
-            _wait_healthy(port, procs[-1])  # one at a time: the first migrates
-        record_path = work / "record.json"
+NODES = ("chaos-a", "chaos-b")
+"""The cluster's two processes; the first is killed."""
+
+
+@dataclass(frozen=True)
+class Setup:
+    """One run's options and the places it works in: a directory for logs
+    and the record, a Redis key prefix, a PostgreSQL database."""
+
+    args: argparse.Namespace
+    work: Path
+    prefix: str
+    database_url: str
+    pg_name: str | None
+    """The database made for this run (dropped after it), if any."""
+    env: dict[str, str]
+
+    @classmethod
+    def make(cls, args: argparse.Namespace) -> Setup:
+        work = Path(tempfile.mkdtemp(prefix="fh-chaos-"))
+        prefix = args.redis_prefix or f"fhchaos:{secrets.token_hex(4)}:"
+        pg_name: str | None = None
+        database_url = args.database_url
+        if database_url is None:
+            pg_name = f"fourhundred_chaos_{secrets.token_hex(4)}"
+            asyncio.run(_pg_admin(f'CREATE DATABASE "{pg_name}"'))
+            database_url = f"postgresql+asyncpg://postgres@127.0.0.1:5432/{pg_name}"
+        env = dict(os.environ)
+        env.pop("FOURHUNDRED_TEST_TIMER_SCALE", None)
+        return cls(args, work, prefix, database_url, pg_name, env)
+
+    def serve_cmd(self, node: str, port: int) -> list[str]:
+        return [
+            *_fourhundred(),
+            "serve",
+            "--port",
+            str(port),
+            "--database-url",
+            self.database_url,
+            "--redis-url",
+            REDIS_URL,
+            "--redis-prefix",
+            self.prefix,
+            "--node",
+            node,
+            "--lease-ms",
+            str(self.args.lease_ms),
+            "--auth-limit",
+            "1000000",
+            "--ws-rate",
+            "100000",
+            "--bot-workers",
+            "0",
+        ]
+
+    def load_cmd(self, ports: list[int], record_path: Path) -> list[str]:
+        args = self.args
         cmd = [*_fourhundred(), "loadtest", "--json", "--reconnect", "--record", str(record_path)]
         for port in ports:
             cmd += ["--url", f"ws://127.0.0.1:{port}"]
         cmd += ["--tables", str(args.tables), "--duration", str(args.duration)]
         cmd += ["--think-ms", str(args.think_ms), "--ramp", str(args.ramp)]
         cmd += ["--warmup", str(args.warmup)]
-        load = subprocess.Popen(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
-        time.sleep(args.ramp + args.warmup + args.kill_after)
-        if load.poll() is not None:
-            raise SystemExit(f"the load generator stopped early ({load.returncode})")
-        owners = asyncio.run(_lease_owners(prefix))
-        kill_ms = round(time.time() * 1000)
-        procs[0].send_signal(signal.SIGKILL)
-        procs[0].wait(10)
-        # Tables in play at the kill: the killed process can write no more,
-        # and whatever the survivor wrote after the kill is after kill_ms.
-        playing = [
-            r["id"]
-            for r in asyncio.run(
-                _fetch(
-                    database_url,
-                    "SELECT DISTINCT e.table_id AS id FROM table_events e"
-                    " JOIN tables t ON t.id = e.table_id"
-                    " WHERE e.kind = 'started' AND e.at_ms < $1 AND NOT EXISTS ("
-                    "  SELECT 1 FROM table_events o WHERE o.table_id = e.table_id"
-                    "  AND o.kind IN ('game_over', 'closed') AND o.at_ms < $1)",
-                    kill_ms,
-                )
-            )
-        ]
-        out, _ = load.communicate(timeout=args.duration + 300)
-        if load.returncode != 0:
-            raise SystemExit(f"the load generator failed ({load.returncode})")
-        report.load = json.loads(out.decode().strip().splitlines()[-1])
-        record = json.loads(record_path.read_text(encoding="utf-8"))
-        asyncio.run(_check_acks(database_url, record, report))
-        _check_resume(record, owners, nodes[0], kill_ms, report)
-        asyncio.run(_check_stuck(database_url, playing, kill_ms, args.stuck_bound, report))
-        return report
-    finally:
-        for p in procs:
-            if p.poll() is None:
-                p.send_signal(signal.SIGTERM)
-        for p in procs:
-            try:
-                p.wait(20)
-            except subprocess.TimeoutExpired:
-                p.kill()
-                p.wait(5)
-        if pg_name is not None and not args.keep_logs:
+        return cmd
+
+    def clean_up(self) -> None:
+        """Drop what this run made, unless ``--keep-logs``."""
+        args = self.args
+        if self.pg_name is not None and not args.keep_logs:
             with contextlib.suppress(Exception):
-                asyncio.run(_pg_admin(f'DROP DATABASE IF EXISTS "{pg_name}" WITH (FORCE)'))
+                asyncio.run(_pg_admin(f'DROP DATABASE IF EXISTS "{self.pg_name}" WITH (FORCE)'))
         if args.redis_prefix is None:
             with contextlib.suppress(Exception):
-                asyncio.run(_drop_redis_prefix(prefix))
+                asyncio.run(_drop_redis_prefix(self.prefix))
         if args.keep_logs:
-            print(f"server logs and the record kept in {work}, database {database_url}")
+            print(f"server logs and the record kept in {self.work}, database {self.database_url}")
         else:
-            shutil.rmtree(work, ignore_errors=True)
+            shutil.rmtree(self.work, ignore_errors=True)
+
+
+def _start_server(setup: Setup, node: str, procs: list[subprocess.Popen[bytes]]) -> int:
+    """Start ``node`` (added to ``procs``) and wait until it is healthy;
+    returns its port."""
+    port = _free_port()
+    log = (setup.work / f"{node}.log").open("ab")
+    procs.append(
+        subprocess.Popen(setup.serve_cmd(node, port), env=setup.env, stdout=log, stderr=log)
+    )
+    _wait_healthy(port, procs[-1])
+    return port
+
+
+def _stop_all(procs: list[subprocess.Popen[bytes]]) -> None:
+    for p in procs:
+        if p.poll() is None:
+            p.send_signal(signal.SIGTERM)
+    for p in procs:
+        try:
+            p.wait(20)
+        except subprocess.TimeoutExpired:
+            p.kill()
+            p.wait(5)
+
+
+async def _tables_in_play(database_url: str, kill_ms: int) -> list[str]:
+    """Tables in play at the kill: the killed process can write no more,
+    and whatever the survivor wrote after the kill is after ``kill_ms``."""
+    rows = await _fetch(
+        database_url,
+        "SELECT DISTINCT e.table_id AS id FROM table_events e"
+        " JOIN tables t ON t.id = e.table_id"
+        " WHERE e.kind = 'started' AND e.at_ms < $1 AND NOT EXISTS ("
+        "  SELECT 1 FROM table_events o WHERE o.table_id = e.table_id"
+        "  AND o.kind IN ('game_over', 'closed') AND o.at_ms < $1)",
+        kill_ms,
+    )
+    return [r["id"] for r in rows]
+
+
+def _kill_under_load(
+    setup: Setup, procs: list[subprocess.Popen[bytes]], ports: list[int]
+) -> Report:
+    """Drive the load, kill the first process, and check the three claims."""
+    args = setup.args
+    report = Report()
+    record_path = setup.work / "record.json"
+    load = subprocess.Popen(
+        setup.load_cmd(ports, record_path),
+        env=setup.env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+    )
+    time.sleep(args.ramp + args.warmup + args.kill_after)
+    if load.poll() is not None:
+        raise SystemExit(f"the load generator stopped early ({load.returncode})")
+    owners = asyncio.run(_lease_owners(setup.prefix))
+    kill_ms = round(time.time() * 1000)
+    procs[0].send_signal(signal.SIGKILL)
+    procs[0].wait(10)
+    playing = asyncio.run(_tables_in_play(setup.database_url, kill_ms))
+    out, _ = load.communicate(timeout=args.duration + 300)
+    if load.returncode != 0:
+        raise SystemExit(f"the load generator failed ({load.returncode})")
+    report.load = json.loads(out.decode().strip().splitlines()[-1])
+    record = json.loads(record_path.read_text(encoding="utf-8"))
+    asyncio.run(_check_acks(setup.database_url, record, report))
+    _check_resume(record, owners, NODES[0], kill_ms, report)
+    asyncio.run(_check_stuck(setup.database_url, playing, kill_ms, args.stuck_bound, report))
+    return report
+
+
+def run(args: argparse.Namespace) -> Report:
+    setup = Setup.make(args)
+    procs: list[subprocess.Popen[bytes]] = []
+    try:
+        # One at a time: the first migrates the database.
+        ports = [_start_server(setup, node, procs) for node in NODES]
+        return _kill_under_load(setup, procs, ports)
+    finally:
+        _stop_all(procs)
+        setup.clean_up()
 
 
 def main() -> int:

@@ -107,13 +107,7 @@ def naive_hands(n: int, seed: int) -> float:
         bids = [0, 0, 0, 0]
         for i in range(4):
             seat = (dealer + 1 + i) % 4
-            low = 2
-            if scores[seat] >= 50:
-                low = 5
-            elif scores[seat] >= 40:
-                low = 4
-            elif scores[seat] >= 30:
-                low = 3
+            low = min(5, max(2, scores[seat] // 10))  # 3 from 30 points, 4 from 40, 5 from 50
             bids[seat] = rng.choice(list(range(low, 13)))
         dealer = (dealer + 1) % 4
         if sum(bids) < 11:

@@ -40,7 +40,15 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests" / "fuzz"))
 sys.path.insert(0, str(ROOT / "tests" / "leaks"))
 
-from fh_leaks import KINDS, CheckSummary, GameResult, LeakGame, Recipient, check_game  # noqa: E402
+from fh_leaks import (  # noqa: E402
+    KINDS,
+    CheckSummary,
+    GameOptions,
+    GameResult,
+    LeakGame,
+    Recipient,
+    check_game,
+)
 from fh_wire import Account, running_server  # noqa: E402
 from rich.console import Console  # noqa: E402
 from rich.markup import escape  # noqa: E402
@@ -127,9 +135,11 @@ async def run(args: argparse.Namespace, url: str, console: Console) -> tuple[Tal
                     people,
                     watchers,
                     rng,
-                    reconnect=0.05 if rng.random() < 0.3 else 0.0,
-                    late_spectator=rng.random() < 0.3,
-                    time_limit=300.0,
+                    GameOptions(
+                        reconnect=0.05 if rng.random() < 0.3 else 0.0,
+                        late_spectator=rng.random() < 0.3,
+                        time_limit=300.0,
+                    ),
                 )
                 try:
                     result = await game.run(check)

@@ -149,6 +149,9 @@ class TcpProxy:
 Acked = list[tuple[str, int, str, Any, int]]
 """(table, seat, kind, value, version) of every acknowledged move."""
 
+PLAY_TIMEOUT_S = 90
+"""How long :func:`play` may take for its moves (faults included)."""
+
 
 async def play(
     players: list[Player],
@@ -157,12 +160,11 @@ async def play(
     acked: Acked,
     *,
     refused: list[dict[str, Any]] | None = None,
-    timeout: float = 90,
 ) -> None:
     """Make ``n_actions`` accepted moves at ``table``; a move refused because
     the table is moving (``unavailable``) or acted on an old view is tried
     again on the latest view."""
-    deadline = time.monotonic() + timeout
+    deadline = time.monotonic() + PLAY_TIMEOUT_S
     done = 0
     while done < n_actions:
         assert time.monotonic() < deadline, f"{table}: only {done} of {n_actions} moves"

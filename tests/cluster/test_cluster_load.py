@@ -10,7 +10,7 @@ from pathlib import Path
 import httpx
 from fh_cluster_helpers import REDIS_URL, cluster_server
 
-from fourhundred.cli.loadgen import run_load
+from fourhundred.cli.loadgen import LoadOptions, run_load
 
 
 async def test_a_short_load_over_two_processes(
@@ -26,10 +26,7 @@ async def test_a_short_load_over_two_processes(
         assert a.proc is not None and b.proc is not None
         result = await run_load(
             [f"ws://127.0.0.1:{a.port}", f"ws://127.0.0.1:{b.port}"],
-            tables=4,
-            duration=6,
-            think_ms=20,
-            ramp_s=1,
+            LoadOptions(tables=4, duration=6, think_ms=20, ramp_s=1),
             server_pid=[a.proc.pid, b.proc.pid],
         )
         assert result.errors == 0, result.error_codes

@@ -7,14 +7,14 @@ import asyncio
 
 from fh_cluster_helpers import REDIS_URL
 
-from fourhundred.server.cluster import Cluster
+from fourhundred.server.cluster import Cluster, ClusterSpec
 from fourhundred.server.cluster_messages import ClusterMessage, Gone, Mute
 
 
 async def test_messages_arrive_typed_and_in_order(redis_prefix: str) -> None:
     got: list[ClusterMessage] = []
-    a = Cluster(REDIS_URL, "a", prefix=redis_prefix + "t1:", handler=got.append)
-    b = Cluster(REDIS_URL, "b", prefix=redis_prefix + "t1:")
+    a = Cluster(ClusterSpec(REDIS_URL, "a", prefix=redis_prefix + "t1:"), handler=got.append)
+    b = Cluster(ClusterSpec(REDIS_URL, "b", prefix=redis_prefix + "t1:"))
     await a.start()
     await b.start()
     try:
@@ -34,8 +34,8 @@ async def test_messages_arrive_typed_and_in_order(redis_prefix: str) -> None:
 
 async def test_a_dead_process_is_seen_and_only_its_leases_released(redis_prefix: str) -> None:
     prefix = redis_prefix + "t2:"
-    a = Cluster(REDIS_URL, "a", prefix=prefix, lease_ms=60_000)
-    b = Cluster(REDIS_URL, "b", prefix=prefix, lease_ms=60_000)
+    a = Cluster(ClusterSpec(REDIS_URL, "a", prefix=prefix, lease_ms=60_000))
+    b = Cluster(ClusterSpec(REDIS_URL, "b", prefix=prefix, lease_ms=60_000))
     await a.start()
     await b.start()
     try:

@@ -377,41 +377,52 @@ def snapshot(state: GameState) -> tuple[Any, ...]:
 
 def check_refusals(state: GameState) -> None:
     before = snapshot(state)
-    line = state.line()
     legal = set(state.legal_actions())
     for action in (*range(-1, 68), *WEIRD_ACTIONS):
         if type(action) is int and action in legal:
             continue
         if action == REDEAL and type(action) is int and state.can_redeal(state.turn):
             continue  # allowed, though not listed in legal_actions
-        try:
-            state.apply(action)
-        except IllegalAction as e:
-            if type(action) is int:
-                assert type(e) is expected_error(state, action), (action, e)
-            else:
-                assert type(e) is IllegalAction, (action, e)
-                assert repr(action) in str(e)
-        else:
-            raise AssertionError(f"{action!r} was accepted in {line}")
-        assert state.line() == line, f"refusing {action!r} changed the state"
+        check_refused(state, action)
     if state.phase in (Phase.BID, Phase.PLAY):
-        # A legal action by the wrong seat is out of turn.
-        action = next(iter(legal))
-        for seat in range(4):
-            if seat != state.turn:
-                try:
-                    state.apply(action, seat)
-                except NotYourTurn as e:
-                    assert f"seat {state.turn}'s turn" in str(e)
-                else:
-                    raise AssertionError(f"seat {seat} acted out of turn in {line}")
+        check_out_of_turn(state, next(iter(legal)))
         # And every legal action is accepted (on a copy).
+        line = state.line()
         for action in legal:
             copy = state.clone()
             copy.apply(action)
             assert state.line() == line, "a clone shares state with the original"
     assert snapshot(state) == before
+
+
+def check_refused(state: GameState, action: Any) -> None:
+    """``action`` is refused with the error its cause names, and the state
+    does not change."""
+    line = state.line()
+    try:
+        state.apply(action)
+    except IllegalAction as e:
+        if type(action) is int:
+            assert type(e) is expected_error(state, action), (action, e)
+        else:
+            assert type(e) is IllegalAction, (action, e)
+            assert repr(action) in str(e)
+    else:
+        raise AssertionError(f"{action!r} was accepted in {line}")
+    assert state.line() == line, f"refusing {action!r} changed the state"
+
+
+def check_out_of_turn(state: GameState, action: int) -> None:
+    """A legal ``action`` by any seat but the one to act is out of turn."""
+    line = state.line()
+    for seat in range(4):
+        if seat != state.turn:
+            try:
+                state.apply(action, seat)
+            except NotYourTurn as e:
+                assert f"seat {state.turn}'s turn" in str(e)
+            else:
+                raise AssertionError(f"seat {seat} acted out of turn in {line}")
 
 
 @settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -219,7 +219,7 @@ def delta_of(state: GameState, role: str) -> int:
         ("made at 40", STANDARD, "W", 40, 4, 4),
     ],
 )
-def test_bid_values_in_play(  # noqa: PLR0917 - one parameter per column
+def test_bid_values_in_play(  # noqa: PLR0913, PLR0917 - one parameter per column
     name: str, settings: Settings, role: str, score: int, bid: int, delta: int
 ) -> None:
     dealer = 1

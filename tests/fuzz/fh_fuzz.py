@@ -929,6 +929,19 @@ class Snap:
         return int(self.observer["version"])
 
 
+def _closed_for_abuse(
+    wire: Wire, errors: list[dict[str, Any]], closing: list[dict[str, Any]], refusals: int
+) -> bool:
+    """The socket closed 1008 after exactly ``refusals`` errors and a
+    ``closing`` frame for abuse."""
+    return (
+        len(errors) == refusals
+        and bool(closing)
+        and closing[-1].get("code") == "abuse"
+        and wire.close_code == 1008
+    )
+
+
 class FuzzRig:
     """A live Private table under fire, and a control table beside it."""
 
@@ -1170,57 +1183,67 @@ class FuzzRig:
 
     async def _judge(self, shot: Shot, outcome: Outcome, wire: Wire) -> None:
         self.outcomes[outcome.label()] += 1
-        data = shot.data
         if outcome.kind == "silent":
-            self._violate(shot.family, "no reply and no close within the time allowed", data)
-            return
-        if outcome.kind == "error":
-            err = outcome.frame or {}
-            code = err.get("code")
-            if code not in ERROR_CODES:
-                self._violate(shot.family, f"error code {code!r} is not in docs/protocol.md", data)
-            if not isinstance(err.get("message"), str) or not err["message"].strip():
-                self._violate(shot.family, f"error without a message: {err}", data)
-            # A frame refused for its size is not read at all: no id.
-            allowed = (None,) if code == "too_large" else ids_allowed(data, shot.binary)
-            got = err.get("id")
-            if not any(got == a and type(got) is type(a) for a in allowed):
-                self._violate(shot.family, f"error id {got!r}, expected {allowed[0]!r}", data)
-            if shot.expect is not None and code not in shot.expect:
-                self._violate(
-                    shot.family,
-                    f"got {code!r} ({err.get('message')}), expected {sorted(shot.expect)}",
-                    data,
-                )
-            if shot.close_after_error and code == "too_large":
-                await wire.wait(lambda: wire.closed, 15)
-                self.outcomes[f"close:{wire.close_code}"] += 1
-                if shot.close is not None and wire.close_code not in shot.close:
-                    self._violate(
-                        shot.family,
-                        f"after {code!r} the socket closed with {wire.close_code},"
-                        f" expected {sorted(shot.close)}",
-                        data,
-                    )
+            self._violate(shot.family, "no reply and no close within the time allowed", shot.data)
+        elif outcome.kind == "error":
+            await self._judge_error(shot, outcome.frame or {}, wire)
         elif outcome.kind == "closed":
-            if outcome.close_code not in CLOSE_CODES:
-                self._violate(
-                    shot.family, f"close code {outcome.close_code} is not in docs/protocol.md", data
-                )
-            if shot.close is None or outcome.close_code not in shot.close:
-                self._violate(
-                    shot.family,
-                    f"socket closed with {outcome.close_code} (closing: {outcome.closing})",
-                    data,
-                )
-            elif outcome.close_code == 1008 and outcome.closing is None:
-                self._violate(shot.family, "closed for abuse without a `closing` frame", data)
+            self._judge_close(shot, outcome)
         elif shot.expect is not None:
             self._violate(
                 shot.family,
                 f"got {outcome.kind} {outcome.frame}, expected {sorted(shot.expect)}",
+                shot.data,
+            )
+
+    async def _judge_error(self, shot: Shot, err: dict[str, Any], wire: Wire) -> None:
+        """An error frame: a documented code with a message, the frame's id
+        (if it could be read), the code the shot expects, and the close that
+        follows when one must."""
+        data = shot.data
+        code = err.get("code")
+        if code not in ERROR_CODES:
+            self._violate(shot.family, f"error code {code!r} is not in docs/protocol.md", data)
+        if not isinstance(err.get("message"), str) or not err["message"].strip():
+            self._violate(shot.family, f"error without a message: {err}", data)
+        # A frame refused for its size is not read at all: no id.
+        allowed = (None,) if code == "too_large" else ids_allowed(data, shot.binary)
+        got = err.get("id")
+        if not any(got == a and type(got) is type(a) for a in allowed):
+            self._violate(shot.family, f"error id {got!r}, expected {allowed[0]!r}", data)
+        if shot.expect is not None and code not in shot.expect:
+            self._violate(
+                shot.family,
+                f"got {code!r} ({err.get('message')}), expected {sorted(shot.expect)}",
                 data,
             )
+        if shot.close_after_error and code == "too_large":
+            await wire.wait(lambda: wire.closed, 15)
+            self.outcomes[f"close:{wire.close_code}"] += 1
+            if shot.close is not None and wire.close_code not in shot.close:
+                self._violate(
+                    shot.family,
+                    f"after {code!r} the socket closed with {wire.close_code},"
+                    f" expected {sorted(shot.close)}",
+                    data,
+                )
+
+    def _judge_close(self, shot: Shot, outcome: Outcome) -> None:
+        """The socket closed: with a documented code the shot allows, and
+        after a ``closing`` frame when for abuse."""
+        data = shot.data
+        if outcome.close_code not in CLOSE_CODES:
+            self._violate(
+                shot.family, f"close code {outcome.close_code} is not in docs/protocol.md", data
+            )
+        if shot.close is None or outcome.close_code not in shot.close:
+            self._violate(
+                shot.family,
+                f"socket closed with {outcome.close_code} (closing: {outcome.closing})",
+                data,
+            )
+        elif outcome.close_code == 1008 and outcome.closing is None:
+            self._violate(shot.family, "closed for abuse without a `closing` frame", data)
 
     async def _fire_burst(self, shot: Shot) -> None:
         wire = await self._wire_for(shot, len(shot.frames))
@@ -1250,55 +1273,59 @@ class FuzzRig:
         for f in replies:
             label = f"error:{f.get('code')}" if f["type"] == "error" else f["type"]
             self.outcomes[label] += 1
+        for e in replies:
+            if e["type"] == "error" and e.get("code") not in ERROR_CODES:
+                self._violate(
+                    shot.family, f"undocumented error code {e.get('code')!r}", shot.frames[0]
+                )
+        if shot.family == "flood":
+            self._judge_flood(shot, wire, replies, sent)
+        else:
+            self._judge_junk(shot, wire, replies)
+
+    def _judge_flood(
+        self, shot: Shot, wire: Wire, replies: list[dict[str, Any]], sent: int
+    ) -> None:
+        """Pings beyond the rate are refused ``rate_limited`` (with their
+        ids); the 100th refusal closes the socket for abuse."""
+        data = shot.frames[0]
         errors = [f for f in replies if f["type"] == "error"]
         closing = [f for f in replies if f["type"] == "closing"]
-        data = shot.frames[0]
-        for e in errors:
-            if e.get("code") not in ERROR_CODES:
-                self._violate(shot.family, f"undocumented error code {e.get('code')!r}", data)
-        if shot.family == "flood":
-            bad = [e for e in errors if e.get("code") != "rate_limited"]
-            if bad:
-                self._violate(shot.family, f"a flood got {bad[0]}", data)
-            ids = [e.get("id") for e in errors]
-            if any(not isinstance(i, int) for i in ids):
-                self._violate(shot.family, "a rate_limited error without the ping's id", data)
-            if wire.closed:
-                self.outcomes[f"close:{wire.close_code}"] += 1
-                if (
-                    len(errors) != 99
-                    or not closing
-                    or closing[-1].get("code") != "abuse"
-                    or wire.close_code != 1008
-                ):
-                    self._violate(
-                        shot.family,
-                        f"flood closed with {wire.close_code} after {len(errors)} refusals"
-                        f" (closing {closing[-1:]}); expected 99 refusals, `closing` abuse, 1008",
-                        data,
-                    )
-            else:
-                pongs = sum(f["type"] == "pong" for f in replies)
-                if pongs + len(errors) != sent or len(errors) >= 100:
-                    self._violate(
-                        shot.family, f"{sent} pings: {pongs} pongs, {len(errors)} refusals", data
-                    )
-        else:  # junk_burst: the 20th malformed frame closes the socket
+        bad = [e for e in errors if e.get("code") != "rate_limited"]
+        if bad:
+            self._violate(shot.family, f"a flood got {bad[0]}", data)
+        ids = [e.get("id") for e in errors]
+        if any(not isinstance(i, int) for i in ids):
+            self._violate(shot.family, "a rate_limited error without the ping's id", data)
+        if wire.closed:
             self.outcomes[f"close:{wire.close_code}"] += 1
-            if not all(e.get("code") in BAD_KINDS for e in errors):
-                self._violate(shot.family, f"junk got {[e.get('code') for e in errors]}", data)
-            if (
-                len(errors) != 20
-                or not closing
-                or closing[-1].get("code") != "abuse"
-                or wire.close_code != 1008
-            ):
+            if not _closed_for_abuse(wire, errors, closing, 99):
                 self._violate(
                     shot.family,
-                    f"{len(shot.frames)} junk frames: {len(errors)} errors, closing {closing[-1:]},"
-                    f" close {wire.close_code}; expected 20 errors, `closing` abuse, 1008",
+                    f"flood closed with {wire.close_code} after {len(errors)} refusals"
+                    f" (closing {closing[-1:]}); expected 99 refusals, `closing` abuse, 1008",
                     data,
                 )
+            return
+        pongs = sum(f["type"] == "pong" for f in replies)
+        if pongs + len(errors) != sent or len(errors) >= 100:
+            self._violate(shot.family, f"{sent} pings: {pongs} pongs, {len(errors)} refusals", data)
+
+    def _judge_junk(self, shot: Shot, wire: Wire, replies: list[dict[str, Any]]) -> None:
+        """The 20th malformed frame closes the socket for abuse."""
+        data = shot.frames[0]
+        errors = [f for f in replies if f["type"] == "error"]
+        closing = [f for f in replies if f["type"] == "closing"]
+        self.outcomes[f"close:{wire.close_code}"] += 1
+        if not all(e.get("code") in BAD_KINDS for e in errors):
+            self._violate(shot.family, f"junk got {[e.get('code') for e in errors]}", data)
+        if not _closed_for_abuse(wire, errors, closing, 20):
+            self._violate(
+                shot.family,
+                f"{len(shot.frames)} junk frames: {len(errors)} errors, closing {closing[-1:]},"
+                f" close {wire.close_code}; expected 20 errors, `closing` abuse, 1008",
+                data,
+            )
 
     # ------------------------------------------------------------- batches
 

@@ -451,7 +451,6 @@ def running_server(
     auth_limit: int | None = 1000,
     log_name: str = "server",
     bot: str = "random",
-    extra: tuple[str, ...] = (),
 ) -> Iterator[Server]:
     """A ``fourhundred serve`` process on a fresh database, stopped (and the
     database dropped) at the end; its log is kept in
@@ -462,9 +461,7 @@ def running_server(
     base = "/dev/shm" if os.access("/dev/shm", os.W_OK) else None
     tmp = Path(tempfile.mkdtemp(prefix="fh-sec-", dir=base))
     dbs = Databases(tmp)
-    args = list(extra)
-    if auth_limit is not None:
-        args += ["--auth-limit", str(auth_limit)]
+    args = [] if auth_limit is None else ["--auth-limit", str(auth_limit)]
     logs = Path(tempfile.gettempdir()) / "fourhundred-test-logs"
     logs.mkdir(exist_ok=True)
     server = Server(

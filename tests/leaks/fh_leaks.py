@@ -186,6 +186,11 @@ class LeakChecker:
                     text = json.dumps(ev, sort_keys=True)
                     if self.events.setdefault(v, text) != text:
                         self.bad(r, f"event {v} differs between recipients", text)
+        self._place_plays()
+
+    def _place_plays(self) -> None:
+        """The version of each play event, by (hand, index in the hand), and
+        each checked against the record."""
         h, k = -1, 0
         versions = sorted(self.events)
         for prev, v in zip([None, *versions], versions, strict=False):
@@ -290,29 +295,37 @@ class LeakChecker:
             if "hand" in view:
                 self.bad(r, "a spectator's view holds a hand", raw)
         else:
-            mine_played = {
-                c
-                for c, s in zip(self.plays[h][:played], self.play_seats[h], strict=False)
-                if s == r.seat
-            }
-            unplayed = self.deals[h][r.seat] - mine_played
-            hand = view.get("hand") or []
-            if set(hand) != unplayed:
-                self.bad(
-                    r,
-                    f"hand {sorted(hand)} is not seat {r.seat}'s unplayed cards {sorted(unplayed)}",
-                    raw,
-                )
-            allowed |= {("view", "hand", i) for i in range(len(hand))}
-            legal = view.get("legal") or []
-            for i, x in enumerate(legal):
-                if isinstance(x, str):
-                    allowed.add(("view", "legal", i))
-                    if x not in unplayed:
-                        self.bad(r, f"legal card {x} is not in the seat's hand", raw)
+            allowed |= self._check_hand(r, raw, view, h, played)
         # And the whole view is the engine's, for this recipient, there.
         if view != self.expected_view(key, r.seat):
             self.bad(r, f"the view at {key} is not view_at's", raw)
+        return allowed
+
+    def _check_hand(
+        self, r: Recipient, raw: str, view: dict[str, Any], h: int, played: int
+    ) -> set[tuple[Any, ...]]:
+        """A seat's view holds its own unplayed cards of hand ``h`` (after
+        ``played`` plays), and its legal cards are among them."""
+        assert r.seat is not None
+        mine_played = {
+            c
+            for c, s in zip(self.plays[h][:played], self.play_seats[h], strict=False)
+            if s == r.seat
+        }
+        unplayed = self.deals[h][r.seat] - mine_played
+        hand = view.get("hand") or []
+        if set(hand) != unplayed:
+            self.bad(
+                r,
+                f"hand {sorted(hand)} is not seat {r.seat}'s unplayed cards {sorted(unplayed)}",
+                raw,
+            )
+        allowed = {("view", "hand", i) for i in range(len(hand))}
+        for i, x in enumerate(view.get("legal") or []):
+            if isinstance(x, str):
+                allowed.add(("view", "legal", i))
+                if x not in unplayed:
+                    self.bad(r, f"legal card {x} is not in the seat's hand", raw)
         return allowed
 
     def _check_event(
@@ -403,15 +416,26 @@ class GameResult:
     note: str = ""
 
 
+@dataclass(frozen=True)
+class GameOptions:
+    """How a :class:`LeakGame` tests the server beyond plain play."""
+
+    reconnect: float = 0.0
+    """The chance, at each look at the table from the second trick of a
+    hand on, that the last person drops the socket and rejoins with its last
+    version (once a game)."""
+    late_spectator: bool = False
+    """A second spectator joins mid-game (and gets a snapshot)."""
+    time_limit: float = 180.0
+    """Seconds the game may take."""
+
+
 class LeakGame:
     """One game on a server: set up, played to the end, then checked.
 
     ``people``: the guests this game may use (the first is the host; a
     ``bots`` game uses one, ``mixed`` two, ``humans`` four); ``watchers``:
-    guests for the spectator and a late spectator. ``reconnect``: the chance,
-    at each look at the table from the second trick of a hand on, that the
-    last person drops the socket and rejoins with its last version (once a
-    game).
+    guests for the spectator and a late spectator.
     """
 
     def __init__(
@@ -420,10 +444,7 @@ class LeakGame:
         people: list[Account],
         watchers: list[Account],
         rng: random.Random,
-        *,
-        reconnect: float = 0.0,
-        late_spectator: bool = False,
-        time_limit: float = 180.0,
+        options: GameOptions = GameOptions(),
     ) -> None:
         if kind not in KINDS:
             raise ValueError(f"kind must be one of {KINDS}")
@@ -431,9 +452,9 @@ class LeakGame:
         self.people = people[: {"bots": 1, "mixed": 2, "humans": 4}[kind]]
         self.watchers = watchers
         self.rng = rng
-        self.reconnect = reconnect
-        self.late_spectator = late_spectator
-        self.time_limit = time_limit
+        self.reconnect = options.reconnect
+        self.late_spectator = options.late_spectator
+        self.time_limit = options.time_limit
         self.table = ""
         self.join: dict[str, str] = {}
         self.recipients: list[Recipient] = []

@@ -11,15 +11,16 @@ from __future__ import annotations
 import asyncio
 import random
 
-from fh_leaks import GameResult, LeakGame
+from fh_leaks import GameOptions, GameResult, LeakGame
 from fh_wire import Account, Server
 
 
-async def _game(server: Server, kind: str, tag: str, seed: int, **kw: object) -> GameResult:
+async def _game(server: Server, kind: str, tag: str, seed: int, **kw: bool | float) -> GameResult:
     people = [await Account(server.url, f"Lk{tag}p{i}").guest() for i in range(4)]
     watchers = [await Account(server.url, f"Lk{tag}w{i}").guest() for i in range(2)]
     try:
-        game = LeakGame(kind, people, watchers, random.Random(seed), time_limit=120, **kw)  # type: ignore[arg-type]
+        options = GameOptions(time_limit=120, **kw)  # type: ignore[arg-type]
+        game = LeakGame(kind, people, watchers, random.Random(seed), options)
         return await game.run()
     finally:
         for a in (*people, *watchers):

@@ -15,7 +15,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "server"))
 
 from fh_server_helpers import Server
 
-from fourhundred.cli.loadgen import check_loopback, run_load
+from fourhundred.cli.loadgen import LoadOptions, check_loopback, run_load
 from fourhundred.cli.loadstats import percentile
 
 
@@ -33,7 +33,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
 
 async def test_a_short_load_plays_without_errors(server: Server) -> None:
     result = await run_load(
-        f"ws://127.0.0.1:{server.port}", tables=3, duration=6, think_ms=20, ramp_s=1
+        f"ws://127.0.0.1:{server.port}", LoadOptions(tables=3, duration=6, think_ms=20, ramp_s=1)
     )
     assert result.errors == 0, result.error_codes
     assert result.disconnects == 0

@@ -456,33 +456,39 @@ def check_no_leaks(frames: list[str], seat: int | None, record: dict[str, Any]) 
         cards = set(CARD_RE.findall(raw))
         allowed: set[str] = set()
         if msg["type"] == "event":
-            ev = msg["event"]
-            if ev["kind"] == "play":
-                allowed.add(ev["card"])
-            if ev["kind"] == "hand_over" and ev["last_trick"]:
-                allowed.update(ev["last_trick"]["cards"])
+            allowed |= _cards_shown_by(msg["event"])
         for h in msg.get("sheet") or []:
             if h.get("last_trick"):
                 allowed.update(h["last_trick"]["cards"])
         if msg["type"] == "catchup":
             for e in msg["events"]:
-                ev = e["event"]
-                if ev["kind"] == "play":
-                    allowed.add(ev["card"])
-                if ev["kind"] == "hand_over" and ev["last_trick"]:
-                    allowed.update(ev["last_trick"]["cards"])
+                allowed |= _cards_shown_by(e["event"])
         if view is not None:
             checked += 1
-            for t in view["tricks"]:
-                allowed.update(t["cards"])
-            if seat is None:
-                assert "hand" not in view, "a spectator's view holds a hand"
-            else:
-                assert view["seat"] == seat
-                hand = set(view["hand"])
-                dealt = set(record["hands"][view["hand_index"]]["deal"][seat])
-                assert hand <= dealt, "a view's hand holds cards not dealt to this seat"
-                allowed |= hand
+            allowed |= _cards_seen_in(view, seat, record)
         leaked = cards - allowed
         assert not leaked, f"frame shows unplayed cards {sorted(leaked)}: {raw[:300]}"
     return checked
+
+
+def _cards_shown_by(ev: dict[str, Any]) -> set[str]:
+    """The cards an event may show: the card played, or the last trick."""
+    if ev["kind"] == "play":
+        return {ev["card"]}
+    if ev["kind"] == "hand_over" and ev["last_trick"]:
+        return set(ev["last_trick"]["cards"])
+    return set()
+
+
+def _cards_seen_in(view: dict[str, Any], seat: int | None, record: dict[str, Any]) -> set[str]:
+    """The cards ``seat``'s view may show (the tricks, and its own hand,
+    which must hold only cards dealt to it)."""
+    seen = {c for t in view["tricks"] for c in t["cards"]}
+    if seat is None:
+        assert "hand" not in view, "a spectator's view holds a hand"
+        return seen
+    assert view["seat"] == seat
+    hand = set(view["hand"])
+    dealt = set(record["hands"][view["hand_index"]]["deal"][seat])
+    assert hand <= dealt, "a view's hand holds cards not dealt to this seat"
+    return seen | hand

@@ -37,32 +37,56 @@ async def test_bad_frames_get_errors_and_change_nothing(server: Server) -> None:
     watchers = [*players, spectator]
     marks = [len(x.frames) for x in watchers]
     v = mover.version
+    await _refuse_malformed_frames(other)
+    legal = mover.view["legal"]
+    await _refuse_bad_bids(mover, other, spectator, v)
+    await _refuse_duplicate_ids(mover, legal)
+    # A good move is still taken, at the version the client named: the
+    # table judged every frame above before it. Nothing changed for anyone
+    # in between: the move's event is the first change each one hears of.
+    ack = await mover.cmd("bid", bid=legal[-1], version=v)
+    assert ack["type"] == "ack" and ack["version"] == v + 1
+    for x, mark in zip(watchers, marks, strict=True):
+        await x.wait(lambda x=x: x.version >= v + 1)
+        assert first_change(x, mark) == (v + 1, "bid", mover.seat), x.name
+    await _refuse_bad_cards(players, watchers)
+    for x in (*players, spectator):
+        await x.aclose()
 
-    async def refused(p: Player, frame: str | bytes, code: str, cid: Any = None) -> dict[str, Any]:
-        n = len(p.frames)
-        await p.send_raw(frame)
-        await p.wait(lambda: any(f["type"] == "error" for f in p.frames[n:]))
-        err = next(f for f in p.frames[n:] if f["type"] == "error")
-        assert err["code"] == code, err
-        assert err["id"] == cid
-        assert err["message"]
-        return err
 
-    # Frames that are not messages.
-    await refused(other, '{"type": "bid", ', "bad_json")
-    await refused(other, b"\x00\x01binary", "bad_json")
-    await refused(other, "[1, 2]", "bad_message")
-    await refused(other, '"just a string"', "bad_message")
-    err = await refused(other, '{"type": "fly", "id": 1}', "unknown_type", 1)
+async def _refused(p: Player, frame: str | bytes, code: str, cid: Any = None) -> dict[str, Any]:
+    """Send ``frame`` raw and return the error it gets (``code``, ``cid``)."""
+    n = len(p.frames)
+    await p.send_raw(frame)
+    await p.wait(lambda: any(f["type"] == "error" for f in p.frames[n:]))
+    err = next(f for f in p.frames[n:] if f["type"] == "error")
+    assert err["code"] == code, err
+    assert err["id"] == cid
+    assert err["message"]
+    return err
+
+
+async def _refuse_malformed_frames(other: Player) -> None:
+    """Frames that are not messages."""
+    await _refused(other, '{"type": "bid", ', "bad_json")
+    await _refused(other, b"\x00\x01binary", "bad_json")
+    await _refused(other, "[1, 2]", "bad_message")
+    await _refused(other, '"just a string"', "bad_message")
+    err = await _refused(other, '{"type": "fly", "id": 1}', "unknown_type", 1)
     assert "fly" in err["message"] and "bid" in err["message"]
-    await refused(other, '{"type": "bid", "id": 2, "bid": "3"}', "bad_message", 2)
-    await refused(other, '{"type": "bid", "id": 3, "bid": 3.0}', "bad_message", 3)
-    await refused(other, '{"type": "bid", "id": 4, "bid": true}', "bad_message", 4)
-    await refused(other, '{"type": "bid", "id": 5, "bid": 3, "extra": 1}', "bad_message", 5)
-    await refused(other, '{"type": "bid", "bid": 3}', "bad_message")
-    await refused(other, '{"type": "bid", "id": -1, "bid": 3}', "bad_message")
-    await refused(other, '{"type": "bid", "id": "' + "x" * 65 + '", "bid": 3}', "bad_message")
-    # Messages that the game refuses.
+    await _refused(other, '{"type": "bid", "id": 2, "bid": "3"}', "bad_message", 2)
+    await _refused(other, '{"type": "bid", "id": 3, "bid": 3.0}', "bad_message", 3)
+    await _refused(other, '{"type": "bid", "id": 4, "bid": true}', "bad_message", 4)
+    await _refused(other, '{"type": "bid", "id": 5, "bid": 3, "extra": 1}', "bad_message", 5)
+    await _refused(other, '{"type": "bid", "bid": 3}', "bad_message")
+    await _refused(other, '{"type": "bid", "id": -1, "bid": 3}', "bad_message")
+    await _refused(other, '{"type": "bid", "id": "' + "x" * 65 + '", "bid": 3}', "bad_message")
+
+
+async def _refuse_bad_bids(mover: Player, other: Player, spectator: Player, v: int) -> None:
+    """Messages that the game refuses during the bidding (``mover`` is to
+    bid at version ``v``)."""
+    assert mover.view is not None
     legal = mover.view["legal"]
     assert (await other.cmd("bid", bid=legal[0]))["code"] == "not_your_turn"
     other_seat = other.seat
@@ -78,7 +102,10 @@ async def test_bad_frames_get_errors_and_change_nothing(server: Server) -> None:
     assert stale["code"] == "stale" and str(v) in stale["message"]
     assert (await mover.cmd("redeal"))["code"] == "illegal"
     assert (await mover.cmd("reclaim"))["code"] == "not_allowed"
-    # A duplicated command id: the first is judged, the copy refused.
+
+
+async def _refuse_duplicate_ids(mover: Player, legal: list[int]) -> None:
+    """A duplicated command id: the first is judged, the copy refused."""
     first = await mover.cmd("ping", id=777)
     assert first["type"] == "pong"
     dup = await mover.cmd("bid", bid=legal[0], id=777)
@@ -88,16 +115,10 @@ async def test_bad_frames_get_errors_and_change_nothing(server: Server) -> None:
     assert (await mover.cmd("bid", bid=1, id=888))["code"] == "illegal"
     assert (await mover.cmd("bid", bid=1, id=888))["code"] == "illegal"
     assert (await mover.cmd("bid", bid=legal[0], id=777))["code"] == "duplicate"
-    # A good move is still taken, at the version the client named: the
-    # table judged every frame above before it. Nothing changed for anyone
-    # in between: the move's event is the first change each one hears of.
-    ack = await mover.cmd("bid", bid=legal[-1], version=v)
-    assert ack["type"] == "ack" and ack["version"] == v + 1
-    for x, mark in zip(watchers, marks, strict=True):
-        await x.wait(lambda x=x: x.version >= v + 1)
-        assert first_change(x, mark) == (v + 1, "bid", mover.seat), x.name
 
-    # During play: a card not held, a card that does not follow suit.
+
+async def _refuse_bad_cards(players: list[Player], watchers: list[Player]) -> None:
+    """During play: a card not held, a card that does not follow suit."""
     await play_turns(
         players,
         lambda: bool(
@@ -128,8 +149,6 @@ async def test_bad_frames_get_errors_and_change_nothing(server: Server) -> None:
     for x, mark in zip(watchers, marks, strict=True):
         await x.wait(lambda x=x: x.version >= top + 1)
         assert first_change(x, mark) == (top + 1, "play", p.seat), x.name
-    for x in (*players, spectator):
-        await x.aclose()
 
 
 def _deck() -> list[str]:
@@ -232,147 +251,159 @@ async def test_socket_needs_a_session_and_the_same_origin(server: Server) -> Non
 
 async def test_http_inputs_are_checked(server: Server) -> None:
     async with httpx.AsyncClient(base_url=server.url) as c:
+        await _bad_guests(c)
+        await _bad_accounts(c)
+        await _bad_tables(c)
+        await _bad_lookups(c)
+        await _origins(c, server)
 
-        async def expect(
-            r: httpx.Response, status: int, code: str, field: str | None = None
-        ) -> None:
-            assert r.status_code == status, r.text
-            err = r.json()["error"]
-            assert err["code"] == code and err["message"]
-            if field is not None:
-                assert err.get("field") == field, err
 
-        await expect(
-            await c.post("/api/guest", content=b"{", headers={"content-type": "application/json"}),
-            400,
-            "bad_request",
-        )
-        await expect(
-            await c.post("/api/guest", content=b"", headers={"content-type": "application/json"}),
-            400,
-            "bad_request",
-        )
-        await expect(await c.post("/api/guest", data={"name": "x"}), 415, "bad_request")
-        await expect(await c.post("/api/guest", json={"name": 3}), 422, "bad_request", "name")
-        await expect(
-            await c.post("/api/guest", json={"name": "a", "admin": True}),
-            422,
-            "bad_request",
-            "admin",
-        )
-        await expect(await c.post("/api/guest", json={}), 422, "bad_request", "name")
-        await expect(await c.post("/api/guest", json={"name": "   "}), 422, "bad_request", "name")
-        await expect(
-            await c.post("/api/guest", json={"name": "x" * 25}), 422, "bad_request", "name"
-        )
-        await expect(
-            await c.post("/api/guest", json={"name": "a\u202eb"}), 422, "bad_request", "name"
-        )
-        await expect(await c.post("/api/guest", json={"name": "x" * (70 * 1024)}), 413, "too_large")
-        await expect(
-            await c.post("/api/register", json={"username": "ab", "password": "longenough"}),
-            422,
-            "bad_request",
-            "username",
-        )
-        await expect(
-            await c.post("/api/register", json={"username": "okname", "password": "short"}),
-            422,
-            "bad_request",
-            "password",
-        )
-        await expect(
-            await c.post("/api/login", json={"username": "nobody_here", "password": "whatever1"}),
-            401,
-            "unauthorized",
-        )
-        r = await c.post("/api/register", json={"username": "dupe_user", "password": "longenough"})
-        assert r.status_code in (201, 409)
-        c.cookies.clear()
-        await expect(
-            await c.post("/api/register", json={"username": "DUPE_user", "password": "longenough"}),
-            409,
-            "conflict",
-            "username",
-        )
-        wrong = await c.post("/api/login", json={"username": "dupe_user", "password": "not it!!"})
-        await expect(wrong, 401, "unauthorized")
-        assert wrong.json()["error"]["message"] == "wrong username or password"
-        await expect(await c.get("/api/me"), 401, "unauthorized")
-        await expect(await c.post("/api/tables", json={"kind": "casual"}), 401, "unauthorized")
-        ok = await c.post("/api/login", json={"username": "dupe_user", "password": "longenough"})
-        assert ok.status_code == 200 and "httponly" in ok.headers["set-cookie"].lower()
-        await expect(
-            await c.post("/api/tables", json={"kind": "ranked"}), 422, "bad_request", "kind"
-        )
-        await expect(
-            await c.post("/api/tables", json={"kind": "casual", "preset": "x"}),
-            422,
-            "bad_request",
-            "preset",
-        )
-        await expect(
-            await c.post("/api/tables", json={"kind": "casual", "timer": 20}),
-            422,
-            "bad_request",
-            "timer",
-        )
-        await expect(
-            await c.post("/api/tables", json={"kind": "casual", "timer": "30"}),
-            422,
-            "bad_request",
-            "timer",
-        )
-        await expect(
-            await c.post("/api/tables", json={"kind": "casual", "settings": {"min_bid": 9}}),
-            422,
-            "bad_request",
-            "settings.min_bid",
-        )
-        await expect(
-            await c.post("/api/tables", json={"kind": "casual", "settings": {"min_bid": "2"}}),
-            422,
-            "bad_request",
-            "settings.min_bid",
-        )
-        await expect(
-            await c.post("/api/tables", json={"kind": "casual", "settings": {"speed": 9}}),
-            422,
-            "bad_request",
-            "settings.speed",
-        )
-        await expect(
-            await c.post("/api/tables", json={"kind": "casual", "settings": []}),
-            422,
-            "bad_request",
-            "settings",
-        )
-        await expect(await c.get("/api/tables?status=sleeping"), 422, "bad_request", "status")
-        await expect(await c.get("/api/tables?limit=abc"), 422, "bad_request", "limit")
-        await expect(await c.get("/api/tables?limit=0"), 422, "bad_request", "limit")
-        await expect(await c.get("/api/leaderboard?limit=9999"), 422, "bad_request", "limit")
-        await expect(await c.get("/api/games/nope"), 404, "not_found")
-        await expect(await c.get("/api/games/nope/record"), 404, "not_found")
-        await expect(await c.get("/api/users/nope"), 404, "not_found")
-        await expect(await c.get("/api/users/" + "x" * 500 + "/games"), 404, "not_found")
-        await expect(await c.get("/api/tables/nope"), 404, "not_found")
-        await expect(await c.get("/api/invites/" + "x" * 300), 404, "not_found")
-        await expect(await c.get("/api/nothing/here"), 404, "not_found")
-        await expect(await c.put("/api/tables", json={}), 405, "method_not_allowed")
-        await expect(
-            await c.post(
-                "/api/guest", json={"name": "x"}, headers={"origin": "https://evil.example"}
-            ),
-            403,
-            "forbidden_origin",
-        )
-        r = await c.post("/api/guest", json={"name": "Same"}, headers={"origin": server.url})
-        assert r.status_code == 201
-        # An origin the operator allowed (--allowed-origin) is accepted too.
-        r = await c.post(
-            "/api/guest", json={"name": "Friend"}, headers={"origin": "https://friend.example"}
-        )
-        assert r.status_code == 201
+async def _expect(r: httpx.Response, status: int, code: str, field: str | None = None) -> None:
+    assert r.status_code == status, r.text
+    err = r.json()["error"]
+    assert err["code"] == code and err["message"]
+    if field is not None:
+        assert err.get("field") == field, err
+
+
+async def _bad_guests(c: httpx.AsyncClient) -> None:
+    await _expect(
+        await c.post("/api/guest", content=b"{", headers={"content-type": "application/json"}),
+        400,
+        "bad_request",
+    )
+    await _expect(
+        await c.post("/api/guest", content=b"", headers={"content-type": "application/json"}),
+        400,
+        "bad_request",
+    )
+    await _expect(await c.post("/api/guest", data={"name": "x"}), 415, "bad_request")
+    await _expect(await c.post("/api/guest", json={"name": 3}), 422, "bad_request", "name")
+    await _expect(
+        await c.post("/api/guest", json={"name": "a", "admin": True}),
+        422,
+        "bad_request",
+        "admin",
+    )
+    await _expect(await c.post("/api/guest", json={}), 422, "bad_request", "name")
+    await _expect(await c.post("/api/guest", json={"name": "   "}), 422, "bad_request", "name")
+    await _expect(await c.post("/api/guest", json={"name": "x" * 25}), 422, "bad_request", "name")
+    await _expect(await c.post("/api/guest", json={"name": "a\u202eb"}), 422, "bad_request", "name")
+    await _expect(await c.post("/api/guest", json={"name": "x" * (70 * 1024)}), 413, "too_large")
+
+
+async def _bad_accounts(c: httpx.AsyncClient) -> None:
+    """Registering and logging in, refused (``dupe_user`` exists after)."""
+    await _expect(
+        await c.post("/api/register", json={"username": "ab", "password": "longenough"}),
+        422,
+        "bad_request",
+        "username",
+    )
+    await _expect(
+        await c.post("/api/register", json={"username": "okname", "password": "short"}),
+        422,
+        "bad_request",
+        "password",
+    )
+    await _expect(
+        await c.post("/api/login", json={"username": "nobody_here", "password": "whatever1"}),
+        401,
+        "unauthorized",
+    )
+    r = await c.post("/api/register", json={"username": "dupe_user", "password": "longenough"})
+    assert r.status_code in (201, 409)
+    c.cookies.clear()
+    await _expect(
+        await c.post("/api/register", json={"username": "DUPE_user", "password": "longenough"}),
+        409,
+        "conflict",
+        "username",
+    )
+    wrong = await c.post("/api/login", json={"username": "dupe_user", "password": "not it!!"})
+    await _expect(wrong, 401, "unauthorized")
+    assert wrong.json()["error"]["message"] == "wrong username or password"
+    await _expect(await c.get("/api/me"), 401, "unauthorized")
+    await _expect(await c.post("/api/tables", json={"kind": "casual"}), 401, "unauthorized")
+
+
+async def _bad_tables(c: httpx.AsyncClient) -> None:
+    """Logged in as ``dupe_user``: tables with settings out of range."""
+    ok = await c.post("/api/login", json={"username": "dupe_user", "password": "longenough"})
+    assert ok.status_code == 200 and "httponly" in ok.headers["set-cookie"].lower()
+    await _expect(await c.post("/api/tables", json={"kind": "ranked"}), 422, "bad_request", "kind")
+    await _expect(
+        await c.post("/api/tables", json={"kind": "casual", "preset": "x"}),
+        422,
+        "bad_request",
+        "preset",
+    )
+    await _expect(
+        await c.post("/api/tables", json={"kind": "casual", "timer": 20}),
+        422,
+        "bad_request",
+        "timer",
+    )
+    await _expect(
+        await c.post("/api/tables", json={"kind": "casual", "timer": "30"}),
+        422,
+        "bad_request",
+        "timer",
+    )
+    await _expect(
+        await c.post("/api/tables", json={"kind": "casual", "settings": {"min_bid": 9}}),
+        422,
+        "bad_request",
+        "settings.min_bid",
+    )
+    await _expect(
+        await c.post("/api/tables", json={"kind": "casual", "settings": {"min_bid": "2"}}),
+        422,
+        "bad_request",
+        "settings.min_bid",
+    )
+    await _expect(
+        await c.post("/api/tables", json={"kind": "casual", "settings": {"speed": 9}}),
+        422,
+        "bad_request",
+        "settings.speed",
+    )
+    await _expect(
+        await c.post("/api/tables", json={"kind": "casual", "settings": []}),
+        422,
+        "bad_request",
+        "settings",
+    )
+
+
+async def _bad_lookups(c: httpx.AsyncClient) -> None:
+    await _expect(await c.get("/api/tables?status=sleeping"), 422, "bad_request", "status")
+    await _expect(await c.get("/api/tables?limit=abc"), 422, "bad_request", "limit")
+    await _expect(await c.get("/api/tables?limit=0"), 422, "bad_request", "limit")
+    await _expect(await c.get("/api/leaderboard?limit=9999"), 422, "bad_request", "limit")
+    await _expect(await c.get("/api/games/nope"), 404, "not_found")
+    await _expect(await c.get("/api/games/nope/record"), 404, "not_found")
+    await _expect(await c.get("/api/users/nope"), 404, "not_found")
+    await _expect(await c.get("/api/users/" + "x" * 500 + "/games"), 404, "not_found")
+    await _expect(await c.get("/api/tables/nope"), 404, "not_found")
+    await _expect(await c.get("/api/invites/" + "x" * 300), 404, "not_found")
+    await _expect(await c.get("/api/nothing/here"), 404, "not_found")
+    await _expect(await c.put("/api/tables", json={}), 405, "method_not_allowed")
+
+
+async def _origins(c: httpx.AsyncClient, server: Server) -> None:
+    await _expect(
+        await c.post("/api/guest", json={"name": "x"}, headers={"origin": "https://evil.example"}),
+        403,
+        "forbidden_origin",
+    )
+    r = await c.post("/api/guest", json={"name": "Same"}, headers={"origin": server.url})
+    assert r.status_code == 201
+    # An origin the operator allowed (--allowed-origin) is accepted too.
+    r = await c.post(
+        "/api/guest", json={"name": "Friend"}, headers={"origin": "https://friend.example"}
+    )
+    assert r.status_code == 201
 
 
 async def test_login_attempts_are_rate_limited(fast_server: Server) -> None:

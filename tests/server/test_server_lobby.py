@@ -13,67 +13,10 @@ from fh_server_helpers import Player, Server, saw
 async def test_waiting_room_host_controls_and_start(server: Server) -> None:
     host = await Player(server, "Host").guest()
     guest = await Player(server, "Guest").guest()
-    r = await host.http.post(
-        "/api/tables",
-        json={"kind": "casual", "preset": "traditional", "settings": {"target": 51}, "timer": 60},
-    )
-    assert r.status_code == 201, r.text
-    table = r.json()["table"]
-    assert table["preset"] == "traditional" and table["changes"] == {"target": 51}
-    assert table["timer"] == 60 and table["open_seats"] == 3 and "invite" not in r.json()
-    listed = (await guest.http.get("/api/tables")).json()["tables"]
-    assert any(t["id"] == table["id"] and t["open_seats"] == 3 for t in listed)
-
-    tid = table["id"]
-    for p in (host, guest):
-        await p.connect()
-        await p.join(table=tid)
-    assert host.you == {"seat": 0, "role": "player", "host": True}
-    assert guest.you == {"seat": None, "role": "spectator", "host": False}
-    # A spectator cannot be ready; it sits (on a taken seat: refused).
-    assert (await guest.cmd("ready", ready=True))["code"] == "not_seated"
-    assert (await guest.cmd("sit", seat=0))["code"] == "not_allowed"
-    await guest.ok("sit", seat=2)
-    await host.wait(lambda: host.room is not None and host.room["seats"][2]["user"] is not None)
-    assert host.room is not None and host.room["open_seats"] == 2
-    listed = (await guest.http.get("/api/tables")).json()["tables"]
-    assert next(t for t in listed if t["id"] == tid)["open_seats"] == 2
-
-    # Only the host changes the rules; a bad value names the setting.
-    assert (await guest.cmd("configure", timer=30))["code"] == "not_host"
-    bad = await host.cmd("configure", settings={"min_bid": 7})
-    assert bad["code"] == "bad_setting" and "min_bid" in bad["message"]
-    bad = await host.cmd("configure", timer=20)
-    assert bad["code"] == "bad_setting" and "timer" in bad["message"]
-    bad = await host.cmd("configure", preset="nonesuch")
-    assert bad["code"] == "bad_setting" and "preset" in bad["message"]
-    bad = await host.cmd("configure", settings={"colour": "red"})
-    assert bad["code"] == "bad_setting" and "colour" in bad["message"]
-    await guest.ok("ready", ready=True)
-    await host.ok("configure", preset="classic", settings={"min_total": 12}, timer=45)
-    await guest.wait(lambda: saw(guest, "configured"))
-    assert guest.room is not None
-    assert guest.room["settings"]["scoring"] == "classic"
-    assert guest.room["settings"]["min_total"] == 12 and guest.room["timer"] == 45
-    assert guest.room["changes"] == {"min_total": 12}
-    assert guest.room["seats"][2]["ready"] is False  # new rules: ready again
-
-    # Move the guest from seat 2 to seat 1; its own seat follows.
-    assert (await guest.cmd("move", **{"from": 2, "to": 1}))["code"] == "not_host"
-    await host.ok("move", **{"from": 2, "to": 1})
-    await guest.wait(lambda: guest.you is not None and guest.you["seat"] == 1)
-    # Bots: on an empty seat only, known names only.
-    assert (await host.cmd("add_bot", seat=1))["code"] == "not_allowed"
-    assert (await host.cmd("add_bot", seat=3, bot="skynet"))["code"] == "not_allowed"
-    await host.ok("add_bot", seat=3, bot="random")
-    await guest.wait(lambda: guest.room is not None and guest.room["seats"][3]["bot"] == "random")
-    assert guest.room is not None and guest.room["seats"][3]["ready"] is True
-    # Removing: not the host's own seat; a bot; a player (who then watches).
-    assert (await host.cmd("remove", seat=0))["code"] == "not_allowed"
-    assert (await host.cmd("remove", seat=2))["code"] == "not_allowed"  # empty
-    await host.ok("remove", seat=3)
-    await host.ok("remove", seat=1)
-    await guest.wait(lambda: guest.you is not None and guest.you["role"] == "spectator")
+    tid = await _listed_casual_table(host, guest)
+    await _spectator_sits(tid, host, guest)
+    await _host_changes_the_rules(host, guest)
+    await _host_moves_adds_and_removes(host, guest)
     # Back in, two bots, everyone ready: the game starts; with bots, unrated.
     await guest.ok("sit", seat=1)
     await host.ok("add_bot", seat=2)
@@ -98,6 +41,79 @@ async def test_waiting_room_host_controls_and_start(server: Server) -> None:
     await host.wait(lambda: saw(host, "game_over"))
     for p in (host, guest, stranger):
         await p.aclose()
+
+
+async def _listed_casual_table(host: Player, guest: Player) -> str:
+    """The host creates a Casual table with changed rules; the lobby lists it."""
+    r = await host.http.post(
+        "/api/tables",
+        json={"kind": "casual", "preset": "traditional", "settings": {"target": 51}, "timer": 60},
+    )
+    assert r.status_code == 201, r.text
+    table = r.json()["table"]
+    assert table["preset"] == "traditional" and table["changes"] == {"target": 51}
+    assert table["timer"] == 60 and table["open_seats"] == 3 and "invite" not in r.json()
+    listed = (await guest.http.get("/api/tables")).json()["tables"]
+    assert any(t["id"] == table["id"] and t["open_seats"] == 3 for t in listed)
+    return str(table["id"])
+
+
+async def _spectator_sits(tid: str, host: Player, guest: Player) -> None:
+    """Both join; the guest watches, then sits (the lobby counts the seat)."""
+    for p in (host, guest):
+        await p.connect()
+        await p.join(table=tid)
+    assert host.you == {"seat": 0, "role": "player", "host": True}
+    assert guest.you == {"seat": None, "role": "spectator", "host": False}
+    # A spectator cannot be ready; it sits (on a taken seat: refused).
+    assert (await guest.cmd("ready", ready=True))["code"] == "not_seated"
+    assert (await guest.cmd("sit", seat=0))["code"] == "not_allowed"
+    await guest.ok("sit", seat=2)
+    await host.wait(lambda: host.room is not None and host.room["seats"][2]["user"] is not None)
+    assert host.room is not None and host.room["open_seats"] == 2
+    listed = (await guest.http.get("/api/tables")).json()["tables"]
+    assert next(t for t in listed if t["id"] == tid)["open_seats"] == 2
+
+
+async def _host_changes_the_rules(host: Player, guest: Player) -> None:
+    """Only the host changes the rules; a bad value names the setting."""
+    assert (await guest.cmd("configure", timer=30))["code"] == "not_host"
+    bad = await host.cmd("configure", settings={"min_bid": 7})
+    assert bad["code"] == "bad_setting" and "min_bid" in bad["message"]
+    bad = await host.cmd("configure", timer=20)
+    assert bad["code"] == "bad_setting" and "timer" in bad["message"]
+    bad = await host.cmd("configure", preset="nonesuch")
+    assert bad["code"] == "bad_setting" and "preset" in bad["message"]
+    bad = await host.cmd("configure", settings={"colour": "red"})
+    assert bad["code"] == "bad_setting" and "colour" in bad["message"]
+    await guest.ok("ready", ready=True)
+    await host.ok("configure", preset="classic", settings={"min_total": 12}, timer=45)
+    await guest.wait(lambda: saw(guest, "configured"))
+    assert guest.room is not None
+    assert guest.room["settings"]["scoring"] == "classic"
+    assert guest.room["settings"]["min_total"] == 12 and guest.room["timer"] == 45
+    assert guest.room["changes"] == {"min_total": 12}
+    assert guest.room["seats"][2]["ready"] is False  # new rules: ready again
+
+
+async def _host_moves_adds_and_removes(host: Player, guest: Player) -> None:
+    """The host moves the guest, adds a bot, removes the bot and the guest."""
+    # Move the guest from seat 2 to seat 1; its own seat follows.
+    assert (await guest.cmd("move", **{"from": 2, "to": 1}))["code"] == "not_host"
+    await host.ok("move", **{"from": 2, "to": 1})
+    await guest.wait(lambda: guest.you is not None and guest.you["seat"] == 1)
+    # Bots: on an empty seat only, known names only.
+    assert (await host.cmd("add_bot", seat=1))["code"] == "not_allowed"
+    assert (await host.cmd("add_bot", seat=3, bot="skynet"))["code"] == "not_allowed"
+    await host.ok("add_bot", seat=3, bot="random")
+    await guest.wait(lambda: guest.room is not None and guest.room["seats"][3]["bot"] == "random")
+    assert guest.room is not None and guest.room["seats"][3]["ready"] is True
+    # Removing: not the host's own seat; a bot; a player (who then watches).
+    assert (await host.cmd("remove", seat=0))["code"] == "not_allowed"
+    assert (await host.cmd("remove", seat=2))["code"] == "not_allowed"  # empty
+    await host.ok("remove", seat=3)
+    await host.ok("remove", seat=1)
+    await guest.wait(lambda: guest.you is not None and guest.you["role"] == "spectator")
 
 
 async def test_host_leaving_passes_the_role_and_an_empty_room_closes(server: Server) -> None:

@@ -20,12 +20,7 @@ async def test_queue_of_eight_makes_two_balanced_matches(server: Server) -> None
     tag = secrets.token_hex(3)
     strong = [await Player(server, f"s{i}_{tag}").register() for i in range(4)]
     weak = [await Player(server, f"w{i}_{tag}").register() for i in range(4)]
-    store = await Store.open(server.database_url, migrate=False)
-    try:
-        for p, mu in [*zip(strong, STRONG, strict=True), *zip(weak, WEAK, strict=True)]:
-            await store.set_rating(p.id, mu, 2.0)
-    finally:
-        await store.close()
+    await _set_ratings(server, [*zip(strong, STRONG, strict=True), *zip(weak, WEAK, strict=True)])
     everyone = [x for pair in zip(strong, weak, strict=True) for x in pair]
     # Two of them listen on a socket for the push.
     await everyone[0].connect()
@@ -35,14 +30,7 @@ async def test_queue_of_eight_makes_two_balanced_matches(server: Server) -> None
         assert r.status_code == 200, r.text
         assert r.json()["status"] in ("waiting", "matched")
 
-    tables: dict[str, str] = {}
-    for p in everyone:
-        for _ in range(600):
-            status = (await p.http.get("/api/queue")).json()
-            if status["status"] == "matched":
-                tables[p.id] = status["table"]
-                break
-            await asyncio.sleep(0.05)
+    tables = await _matched_tables(everyone)
     assert len(tables) == 8
     assert len({tables[p.id] for p in strong}) == 1
     assert len({tables[p.id] for p in weak}) == 1
@@ -51,27 +39,58 @@ async def test_queue_of_eight_makes_two_balanced_matches(server: Server) -> None
         await p.wait(lambda p=p: any(f["type"] == "matched" for f in p.frames))
         pushed = next(f for f in p.frames if f["type"] == "matched")
         assert pushed["table"] == tables[p.id] and pushed["kind"] == "ranked"
-
     for group, mus in ((strong, STRONG), (weak, WEAK)):
-        r = await group[0].http.get(f"/api/tables/{tables[group[0].id]}")
-        room = r.json()["table"]
-        assert room["kind"] == "ranked" and room["status"] == "playing" and room["rated"]
-        assert room["preset"] == "standard" and room["settings"] == STANDARD.to_dict()
-        by_id = {p.id: mu for p, mu in zip(group, mus, strict=True)}
-        seat_mu = [by_id[s["user"]["id"]] for s in room["seats"]]
-        # The best and the worst are partners; the middle two are partners.
-        team0, team1 = {seat_mu[0], seat_mu[2]}, {seat_mu[1], seat_mu[3]}
-        assert {frozenset(team0), frozenset(team1)} == {
-            frozenset({mus[0], mus[3]}),
-            frozenset({mus[1], mus[2]}),
-        }
+        await _check_balanced(group, mus, tables[group[0].id])
 
     # Queueing again while seated is refused.
     r = await strong[0].http.post("/api/queue")
     assert r.status_code == 409 and r.json()["error"]["code"] == "conflict"
+    await _leavers_pay(strong, tables[strong[0].id])
+    for p in everyone:
+        await p.aclose()
 
-    # A leaver takes a loss at once; the game is no longer rated.
-    table = tables[strong[0].id]
+
+async def _set_ratings(server: Server, ratings: list[tuple[Player, float]]) -> None:
+    store = await Store.open(server.database_url, migrate=False)
+    try:
+        for p, mu in ratings:
+            await store.set_rating(p.id, mu, 2.0)
+    finally:
+        await store.close()
+
+
+async def _matched_tables(everyone: list[Player]) -> dict[str, str]:
+    """Each player's table, as the queue tells it once matched."""
+    tables: dict[str, str] = {}
+    for p in everyone:
+        for _ in range(600):
+            status = (await p.http.get("/api/queue")).json()
+            if status["status"] == "matched":
+                tables[p.id] = status["table"]
+                break
+            await asyncio.sleep(0.05)
+    return tables
+
+
+async def _check_balanced(group: list[Player], mus: list[float], table: str) -> None:
+    """A Ranked table of the standard preset, in play, whose teams pair the
+    best with the worst of ``group`` (ratings ``mus``, best first)."""
+    r = await group[0].http.get(f"/api/tables/{table}")
+    room = r.json()["table"]
+    assert room["kind"] == "ranked" and room["status"] == "playing" and room["rated"]
+    assert room["preset"] == "standard" and room["settings"] == STANDARD.to_dict()
+    by_id = {p.id: mu for p, mu in zip(group, mus, strict=True)}
+    seat_mu = [by_id[s["user"]["id"]] for s in room["seats"]]
+    # The best and the worst are partners; the middle two are partners.
+    team0, team1 = {seat_mu[0], seat_mu[2]}, {seat_mu[1], seat_mu[3]}
+    assert {frozenset(team0), frozenset(team1)} == {
+        frozenset({mus[0], mus[3]}),
+        frozenset({mus[1], mus[2]}),
+    }
+
+
+async def _leavers_pay(strong: list[Player], table: str) -> None:
+    """A leaver takes a loss at once; the game is no longer rated."""
     for p in strong:
         if p.ws is None:
             await p.connect()
@@ -95,8 +114,6 @@ async def test_queue_of_eight_makes_two_balanced_matches(server: Server) -> None
     assert game["rated"] is False and game["reason"] == "abandoned"
     leaver = next(x for x in game["players"] if x["user"]["id"] == strong[1].id)
     assert (leaver["rating_before"], leaver["rating_after"]) == (charge["before"], charge["after"])
-    for p in everyone:
-        await p.aclose()
 
 
 async def test_guests_cannot_queue(server: Server) -> None:

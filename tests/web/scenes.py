@@ -130,7 +130,6 @@ def seat_entry(
     who: dict[str, Any] | None = None,
     *,
     bot: str | None = None,
-    substitute: bool = False,
     ready: bool = True,
     connected: bool = True,
 ) -> dict[str, Any]:
@@ -140,13 +139,13 @@ def seat_entry(
         "team": seat % 2,
         "user": who,
         "bot": bot,
-        "substitute": substitute,
+        "substitute": False,
         "ready": (ready or bot is not None) and not empty,
         "connected": connected and not empty,
     }
 
 
-def room(
+def room(  # noqa: PLR0913 - one keyword per field of the room a scene shows
     table_id: str,
     seats: list[dict[str, Any]],
     *,
@@ -178,7 +177,7 @@ def room(
     return out
 
 
-def snapshot(
+def snapshot(  # noqa: PLR0913 - one keyword per field of the frame a scene shows
     state: GameState,
     seat: int | None,
     seats: list[dict[str, Any]],

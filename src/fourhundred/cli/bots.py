@@ -76,7 +76,7 @@ def _print_report(report: ArenaReport) -> None:
     console.print(f"[dim]{d['seconds']:.0f} s; preset {d['preset']}; seed {d['seed']}[/]")
 
 
-def arena(  # noqa: PLR0917 - one parameter per command-line option
+def arena(  # noqa: PLR0913, PLR0917 - one parameter per command-line option
     a: Annotated[str, typer.Argument(help="Bot A: random, heuristic, search or cmd:COMMAND.")],
     b: Annotated[str, typer.Argument(help="Bot B, the same choices.")],
     pairs: Annotated[int, typer.Option("--pairs", min=1, help="Duplicate pairs to play.")] = 100,

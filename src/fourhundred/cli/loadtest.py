@@ -27,7 +27,7 @@ def register(app: typer.Typer) -> None:
     """Add ``fourhundred loadtest`` to the command line."""
 
     @app.command()
-    def loadtest(
+    def loadtest(  # noqa: PLR0913 - one parameter per command-line option
         *,
         url: Annotated[
             list[str] | None,
@@ -69,7 +69,7 @@ def register(app: typer.Typer) -> None:
         from rich.live import Live
         from rich.table import Table
 
-        from .loadgen import check_loopback, run_load
+        from .loadgen import LoadOptions, check_loopback, run_load
         from .loadstats import Record, percentile
         from .server import raise_open_files_limit
 
@@ -121,14 +121,16 @@ def register(app: typer.Typer) -> None:
             result = runner.run(
                 run_load(
                     urls,
-                    tables,
-                    duration,
-                    think_ms=think_ms,
-                    ramp_s=ramp,
-                    warmup_s=warmup,
+                    LoadOptions(
+                        tables=tables,
+                        duration=duration,
+                        think_ms=think_ms,
+                        ramp_s=ramp,
+                        warmup_s=warmup,
+                        reconnect=reconnect,
+                    ),
                     server_pid=server_pid,
                     progress=lambda s, e: live.update(render(s, e)),
-                    reconnect=reconnect,
                     record=seen,
                 )
             )

@@ -73,7 +73,7 @@ def register(app: typer.Typer) -> None:
     """Add ``serve`` and ``db`` to the ``fourhundred`` command."""
 
     @app.command()
-    def serve(  # noqa: PLR0917 - one parameter per command-line option
+    def serve(  # noqa: PLR0913, PLR0917 - one parameter per command-line option
         host: Annotated[str, typer.Option(help="Address to listen on.")] = _default("host"),
         port: Annotated[int, typer.Option(help="Port to listen on.", min=1, max=65535)] = _default(
             "port"

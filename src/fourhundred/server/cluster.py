@@ -28,6 +28,7 @@ import asyncio
 import contextlib
 import random
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import Any, Final
 
 import msgspec
@@ -35,7 +36,7 @@ import msgspec
 from .cluster_messages import ClusterMessage, decode_batch, encode_batch
 from .logs import get_logger
 
-__all__ = ["Cluster"]
+__all__ = ["Cluster", "ClusterSpec"]
 
 log = get_logger("fourhundred.cluster")
 
@@ -63,25 +64,35 @@ Handler = Callable[[ClusterMessage], None]
 OnFail = Callable[[], None]
 
 
+@dataclass(frozen=True, slots=True)
+class ClusterSpec:
+    """Where the cluster's Redis is and who this process is in it."""
+
+    url: str
+    node: str
+    prefix: str = "fh:"
+    """Put before every key and channel (several clusters on one Redis)."""
+    lease_ms: int = 3000
+    """How long a table's lease lasts unless renewed."""
+
+
 class Cluster:
     """One process's link to Redis: leases, an inbox, a sender."""
 
     def __init__(
         self,
-        url: str,
-        node: str,
+        spec: ClusterSpec,
         *,
-        prefix: str = "fh:",
-        lease_ms: int = 3000,
         handler: Handler = lambda _m: None,
         on_reconnect: Callable[[], None] = lambda: None,
     ) -> None:
         import redis.asyncio as aioredis
 
+        url = spec.url
         self.url = url
-        self.node = node
-        self.prefix = prefix
-        self.lease_ms = lease_ms
+        self.node = spec.node
+        self.prefix = spec.prefix
+        self.lease_ms = spec.lease_ms
         self.handler = handler
         self.on_reconnect = on_reconnect
         self.redis = aioredis.from_url(

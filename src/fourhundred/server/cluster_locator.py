@@ -17,11 +17,7 @@ from typing import Any
 
 import msgspec
 
-from fourhundred.store import Store
-
-from .botpool import BotRunner
-from .clock import Clock
-from .cluster import Cluster
+from .cluster import Cluster, ClusterSpec
 from .cluster_messages import (
     ClusterMessage,
     Command,
@@ -33,12 +29,10 @@ from .cluster_messages import (
     Mute,
     Replace,
 )
-from .config import ServerConfig
 from .errors import CommandError
-from .locator import TableLocator, log
-from .metrics import Metrics
-from .remote import RemoteTable, RemoteWatcher
-from .sockets import Peer, Sockets, TableRef, fail_pending
+from .locator import LocatorDeps, TableLocator, log
+from .remote import RemoteSocket, RemoteTable, RemoteWatcher
+from .sockets import Peer, TableRef, fail_pending
 from .table import TableActor
 
 __all__ = ["ClusterLocator"]
@@ -65,26 +59,21 @@ def _unavailable(what: str) -> CommandError:
 class ClusterLocator(TableLocator):
     """Tables found through leases in Redis; messages through inboxes."""
 
-    def __init__(  # noqa: PLR0917 - the actor's dependencies, passed through
-        self,
-        store: Store,
-        config: ServerConfig,
-        clock: Clock,
-        bots: BotRunner,
-        metrics: Metrics,
-        sockets: Sockets,
-    ) -> None:
-        super().__init__(store, config, clock, bots, metrics, sockets)
+    def __init__(self, parts: LocatorDeps) -> None:
+        super().__init__(parts)
+        config = parts.config
         assert config.redis_url is not None, "a cluster needs --redis-url"
         self.cluster = Cluster(
-            config.redis_url,
-            config.node,
-            prefix=config.redis_prefix,
-            lease_ms=config.lease_ms,
+            ClusterSpec(
+                url=config.redis_url,
+                node=config.node,
+                prefix=config.redis_prefix,
+                lease_ms=config.lease_ms,
+            ),
             handler=self._on_message,
             on_reconnect=self._on_redis_back,
         )
-        self.remote_watchers: dict[tuple[str, str, str], RemoteWatcher] = {}
+        self.remote_watchers: dict[RemoteSocket, RemoteWatcher] = {}
         self._remote_refs: dict[tuple[str, str], RemoteTable] = {}
         self._scan_after = 0.0
         self._task: asyncio.Task[None] | None = None
@@ -326,7 +315,7 @@ class ClusterLocator(TableLocator):
         await self.reroute(table_id, force=True)
 
     def _from_edge(self, m: JoinTable | Command | Detach) -> None:
-        key = (m.node, m.conn, m.table)
+        key = RemoteSocket(m.node, m.conn, m.table)
         actor = self.running(m.table)
         if actor is None:
             if not isinstance(m, Detach):
@@ -340,14 +329,14 @@ class ClusterLocator(TableLocator):
             case JoinTable():
                 rw = self.remote_watchers.get(key)
                 if rw is None:
-                    rw = RemoteWatcher(self, m.node, m.conn, m.table, m.user_id, m.user_name)
+                    rw = RemoteWatcher(self, key, m.user_id, m.user_name)
                     self.remote_watchers[key] = rw
                 self.sockets.set_mutes(m.user_id, m.mutes)
                 actor.submit("join", rw, m.join, via_invite=m.via_invite, resync=m.resync)
             case Command():
                 rw = self.remote_watchers.get(key)
                 if rw is None:  # not attached here: the actor says so
-                    rw = RemoteWatcher(self, m.node, m.conn, m.table, "", "")
+                    rw = RemoteWatcher(self, key)
                 actor.submit("cmd", rw, m.command, t0=self.clock.monotonic())
 
     # --------------------------------------------------------------- leases

@@ -26,6 +26,7 @@ __all__ = [
     "NewTable",
     "SettingError",
     "TableFactory",
+    "TableSpec",
     "checked_settings",
     "new_table",
     "player_of",
@@ -78,38 +79,41 @@ class NewTable:
     row: TableRow
 
 
-def new_table(
-    kind: TableKind,
-    *,
-    host: str | None,
-    preset_name: str,
-    settings: dict[str, Any],
-    timer: int,
-    seats: list[Player | None],
-    ready: list[bool],
-    now_ms: int,
-    node: str,
-) -> NewTable:
+@dataclass(frozen=True, slots=True)
+class TableSpec:
+    """What a new table is made of: its kind, host, rules, timer and the
+    players seated from the start (``None``: an open seat)."""
+
+    kind: TableKind
+    host: str | None
+    preset_name: str
+    settings: dict[str, Any]
+    timer: int
+    seats: tuple[Player | None, ...]
+    ready: tuple[bool, ...]
+
+
+def new_table(spec: TableSpec, *, now_ms: int, node: str) -> NewTable:
     """A new table's first event, its model and its row (nothing stored)."""
     table_id = secrets.token_urlsafe(8)
-    invite = secrets.token_urlsafe(16) if kind == "private" else None
+    invite = secrets.token_urlsafe(16) if spec.kind == "private" else None
     created = Created(
-        table_kind=kind,
-        host=host,
-        preset=preset_name,
-        settings=settings,
-        timer=timer,
+        table_kind=spec.kind,
+        host=spec.host,
+        preset=spec.preset_name,
+        settings=spec.settings,
+        timer=spec.timer,
         invite=invite,
-        seats=tuple(seats),
-        ready=tuple(ready),
+        seats=spec.seats,
+        ready=spec.ready,
     )
     model = TableModel(table_id, created, now_ms)
     row = TableRow(
         id=table_id,
-        kind=kind,
+        kind=spec.kind,
         status="waiting",
         invite=invite,
-        host=host,
+        host=spec.host,
         version=1,
         summary=model.summary(set(), 0),
         open_seats=model.open_seats,
@@ -138,13 +142,15 @@ class TableFactory:
         settings = checked_settings(kind, preset_name, changes, timer)
         await self.not_seated(host.id)
         return await self.create(
-            "casual" if kind == "casual" else "private",
-            host=host.id,
-            preset_name=preset_name,
-            settings=settings,
-            timer=timer,
-            seats=[player_of(host), None, None, None],
-            ready=[False] * 4,
+            TableSpec(
+                kind="casual" if kind == "casual" else "private",
+                host=host.id,
+                preset_name=preset_name,
+                settings=settings,
+                timer=timer,
+                seats=(player_of(host), None, None, None),
+                ready=(False,) * 4,
+            )
         )
 
     async def not_seated(self, user_id: str) -> None:
@@ -152,31 +158,12 @@ class TableFactory:
         if elsewhere is not None:
             raise CommandError("conflict", f"you are seated at table {elsewhere}: leave it first")
 
-    async def create(
-        self,
-        kind: TableKind,
-        *,
-        host: str | None,
-        preset_name: str,
-        settings: dict[str, Any],
-        timer: int,
-        seats: list[Player | None],
-        ready: list[bool],
-    ) -> TableRow:
-        new = new_table(
-            kind,
-            host=host,
-            preset_name=preset_name,
-            settings=settings,
-            timer=timer,
-            seats=seats,
-            ready=ready,
-            now_ms=self.clock.now_ms(),
-            node=self.config.node,
-        )
+    async def create(self, spec: TableSpec) -> TableRow:
+        """Store a new table made to ``spec`` and start it here."""
+        new = new_table(spec, now_ms=self.clock.now_ms(), node=self.config.node)
         table_id = new.row.id
         await self.locator.claim_new(table_id)
         await self.store.create_table(new.row, new.created, new.model.seat_rows())
-        log.info("table_created", table=table_id, kind=kind, host=host)
+        log.info("table_created", table=table_id, kind=spec.kind, host=spec.host)
         await self.locator.actor(table_id)
         return new.row

@@ -28,7 +28,7 @@ from .config import ServerConfig
 from .creation import TableFactory
 from .errors import CommandError
 from .heartbeat import Heartbeat
-from .locator import LocalLocator, TableLocator
+from .locator import LocalLocator, LocatorDeps, TableLocator
 from .logs import get_logger
 from .metrics import Metrics
 from .ranked import Ranked
@@ -55,14 +55,22 @@ class Hub:
         self.clock = clock
         self.metrics = metrics
         self.sockets = Sockets()
+        deps = LocatorDeps(
+            store=store,
+            config=config,
+            clock=clock,
+            bots=bots,
+            metrics=metrics,
+            sockets=self.sockets,
+        )
         locator: TableLocator
         queue: RankedQueue
         if config.redis_url:
-            cluster = ClusterLocator(store, config, clock, bots, metrics, self.sockets)
+            cluster = ClusterLocator(deps)
             queue = RedisQueue(cluster.cluster.redis, config.redis_prefix, config.node, clock)
             locator = cluster
         else:
-            locator = LocalLocator(store, config, clock, bots, metrics, self.sockets)
+            locator = LocalLocator(deps)
             queue = MemoryQueue(clock)
         self.locator = locator
         self.tables = TableFactory(store, config, clock, locator)

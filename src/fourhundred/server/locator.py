@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 from abc import ABC, abstractmethod
 from collections.abc import Coroutine, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from fourhundred.store import Store, StoredEvent, TableRow
@@ -29,7 +30,7 @@ from .room import rebuild
 from .sockets import Peer, Sockets, TableRef, fail_pending
 from .table import TableActor, TableDeps
 
-__all__ = ["LocalLocator", "TableLocator", "rejoin"]
+__all__ = ["LocalLocator", "LocatorDeps", "TableLocator", "rejoin"]
 
 log = get_logger("fourhundred.hub")
 
@@ -42,24 +43,29 @@ def rejoin(table_id: str, last_version: int) -> p.Join:
     return p.Join(id="resync", table=table_id, last_version=last_version or None)
 
 
+@dataclass(frozen=True, slots=True)
+class LocatorDeps:
+    """What a locator needs from its process: the parts it uses itself and
+    those it passes through to the table actors it starts."""
+
+    store: Store
+    config: ServerConfig
+    clock: Clock
+    bots: BotRunner
+    metrics: Metrics
+    sockets: Sockets
+
+
 class TableLocator(ABC):
     """Finds (and, when it may, loads) the actor of a table; tells this
     process's sockets where their table went."""
 
-    def __init__(  # noqa: PLR0917 - the actor's dependencies, passed through
-        self,
-        store: Store,
-        config: ServerConfig,
-        clock: Clock,
-        bots: BotRunner,
-        metrics: Metrics,
-        sockets: Sockets,
-    ) -> None:
-        self.store = store
-        self.config = config
-        self.clock = clock
-        self.metrics = metrics
-        self.sockets = sockets
+    def __init__(self, parts: LocatorDeps) -> None:
+        self.store = parts.store
+        self.config = parts.config
+        self.clock = parts.clock
+        self.metrics = parts.metrics
+        self.sockets = parts.sockets
         self.actors: dict[str, TableActor] = {}
         """The tables this process runs."""
         self._loading: dict[str, asyncio.Lock] = {}
@@ -67,14 +73,15 @@ class TableLocator(ABC):
         self._background: set[asyncio.Task[Any]] = set()
         self.stopping = False
         self.deps = TableDeps(
-            log=store,
-            clock=clock,
-            bots=bots,
-            metrics=metrics,
-            config=config,
-            mutes=sockets.muted_by,
+            log=parts.store,
+            clock=parts.clock,
+            bots=parts.bots,
+            metrics=parts.metrics,
+            config=parts.config,
+            mutes=parts.sockets.muted_by,
             on_stop=self._actor_stopped,
         )
+        """What this process's table actors are given."""
 
     # ------------------------------------------------------ the interface
 

@@ -12,7 +12,7 @@ from fourhundred.engine import preset
 from fourhundred.store import Store, User
 
 from .config import ServerConfig
-from .creation import TableFactory, player_of
+from .creation import TableFactory, TableSpec, player_of
 from .errors import CommandError
 from .events import Player
 from .logs import get_logger
@@ -95,15 +95,19 @@ class Ranked:
                     if e.user_id not in users:
                         await self.leave(e.user_id)
                 continue
-            seats: list[Player | None] = [player_of(users[group[i].user_id]) for i in order]
+            seats: tuple[Player | None, ...] = tuple(
+                player_of(users[group[i].user_id]) for i in order
+            )
             row = await self.tables.create(
-                "ranked",
-                host=None,
-                preset_name="standard",
-                settings=preset("standard").to_dict(),
-                timer=self.config.ranked_timer,
-                seats=seats,
-                ready=[True] * 4,
+                TableSpec(
+                    kind="ranked",
+                    host=None,
+                    preset_name="standard",
+                    settings=preset("standard").to_dict(),
+                    timer=self.config.ranked_timer,
+                    seats=seats,
+                    ready=(True,) * 4,
+                )
             )
             await self.queue.seat([e.user_id for e in group], row.id)
             for e in group:

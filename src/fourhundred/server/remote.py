@@ -10,7 +10,7 @@ what happens when a message reaches nobody is the locator's decision
 from __future__ import annotations
 
 import asyncio
-from typing import TYPE_CHECKING, Any, Final
+from typing import TYPE_CHECKING, Any, Final, NamedTuple
 
 from . import protocol as p
 from .cluster_messages import Command, Detach, Frame, JoinTable
@@ -20,7 +20,7 @@ from .sockets import Peer
 if TYPE_CHECKING:
     from .cluster_locator import ClusterLocator
 
-__all__ = ["FORWARD_TIMEOUT_S", "RemoteTable", "RemoteWatcher"]
+__all__ = ["FORWARD_TIMEOUT_S", "RemoteSocket", "RemoteTable", "RemoteWatcher"]
 
 FORWARD_TIMEOUT_S: Final = 5.0
 """How long a command forwarded to another process may wait for its answer."""
@@ -104,35 +104,46 @@ class RemoteTable:
         asyncio.get_running_loop().call_later(FORWARD_TIMEOUT_S, check)
 
 
+class RemoteSocket(NamedTuple):
+    """Where a socket held by another process is: that process, the
+    socket's id there, and the table here it watches."""
+
+    node: str
+    conn: str
+    table: str
+
+
 class RemoteWatcher:
     """A socket held by another process, watching a table run here: its
-    frames (already built for its seat by ``view_for``) go to that process."""
+    frames (already built for its seat by ``view_for``) go to that process.
+    Its user is unknown (empty) when it sent a command without joining."""
 
-    __slots__ = ("conn", "locator", "node", "table", "user_id", "user_name")
+    __slots__ = ("key", "locator", "user_id", "user_name")
 
-    def __init__(  # noqa: PLR0917 - where the socket is and who it is
-        self,
-        locator: ClusterLocator,
-        node: str,
-        conn: str,
-        table: str,
-        user_id: str,
-        user_name: str,
+    def __init__(
+        self, locator: ClusterLocator, key: RemoteSocket, user_id: str = "", user_name: str = ""
     ) -> None:
         self.locator = locator
-        self.node = node
-        self.conn = conn
-        self.table = table
+        self.key = key
         self.user_id = user_id
         self.user_name = user_name
 
     @property
-    def key(self) -> tuple[str, str, str]:
-        return (self.node, self.conn, self.table)
+    def node(self) -> str:
+        return self.key.node
+
+    @property
+    def conn(self) -> str:
+        return self.key.conn
+
+    @property
+    def table(self) -> str:
+        return self.key.table
 
     def send(self, data: bytes) -> None:
+        node, conn, table = self.key
         self.locator.cluster.post(
-            self.node,
-            Frame(table=self.table, conn=self.conn, data=data),
+            node,
+            Frame(table=table, conn=conn, data=data),
             on_fail=lambda: self.locator.watcher_unreachable(self),
         )
