@@ -1,4 +1,4 @@
-"""The bots' subcommands: ``arena``, ``analyse``, ``bot`` and ``play``.
+"""The bots' subcommands: ``arena``, ``analyse``, ``bot``, ``play`` and ``train``.
 
 Registered on the ``fourhundred`` app by :func:`register` (listed in
 ``fourhundred.cli.COMMAND_MODULES``). Heavy imports stay inside the
@@ -305,9 +305,61 @@ def play(  # noqa: PLR0917 - one parameter per command-line option
     raise typer.Exit(game.run())
 
 
+def train(  # noqa: PLR0917 - one parameter per command-line option
+    model: Annotated[str, typer.Argument(help="What to train: tricks (the bidder's model).")],
+    out: Annotated[
+        Path, typer.Option("--out", help="Run directory: data chunks, checkpoint, weights.")
+    ] = Path("runs/train-tricks"),
+    hands: Annotated[int, typer.Option("--hands", min=1, help="Self-play hands.")] = 20_000,
+    chunk: Annotated[int, typer.Option("--chunk", min=1, help="Hands per data chunk.")] = 1_000,
+    epochs: Annotated[int, typer.Option("--epochs", min=1, help="Passes of the fit.")] = 20,
+    hidden: Annotated[int, typer.Option("--hidden", min=1, help="Hidden units.")] = 64,
+    seed: Annotated[int, typer.Option("--seed", help="Seed of the games and the fit.")] = 1,
+    ship: Annotated[
+        bool, typer.Option("--ship", help="Also write the weights the package plays with.")
+    ] = False,
+) -> None:
+    """Train a model from self-play (repeatable from --seed; run it again to resume).
+
+    tricks: the chance of each trick count for a hand at its bid, used by
+    the expert's bidder and by analyse. Data chunks and a checkpoint after
+    every epoch go to --out, so an interrupted run goes on where it stopped.
+    """
+    import time
+
+    from rich.console import Console
+    from rich.progress import Progress
+
+    from .model import SHIPPED
+    from .train import TrainConfig
+    from .train import train as run_training
+
+    if model != "tricks":
+        raise _fail(f"unknown model {model!r}: use tricks")
+    cfg = TrainConfig(out=out, seed=seed, hands=hands, chunk=chunk, epochs=epochs, hidden=hidden)
+    start = time.monotonic()
+    with Progress() as progress:
+        tasks: dict[str, Any] = {}
+
+        def tick(stage: str, done: int, total: int) -> None:
+            if stage not in tasks:
+                tasks[stage] = progress.add_task(stage, total=total)
+            progress.update(tasks[stage], completed=done, total=total)
+
+        trained, losses = run_training(cfg, tick)
+    if ship:
+        trained.save(SHIPPED)
+    Console(highlight=False).print(
+        f"trained {model}: {trained.size} parameters, loss {losses['train']:.4f} (train) "
+        f"{losses['valid']:.4f} (held out), {time.monotonic() - start:.0f} s; "
+        f"weights in {out / 'tricks.npz'}" + (f" and {SHIPPED}" if ship else "")
+    )
+
+
 def register(app: typer.Typer) -> None:
-    """Add ``arena``, ``analyse``, ``bot`` and ``play`` to the CLI."""
+    """Add ``arena``, ``analyse``, ``bot``, ``play`` and ``train`` to the CLI."""
     app.command()(arena)
     app.command()(analyse)
     app.command()(bot)
     app.command()(play)
+    app.command()(train)

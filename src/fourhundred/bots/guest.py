@@ -21,6 +21,7 @@ from .protocol import PROTOCOL, ProtocolError, action_message, view_from_dict
 
 __all__ = ["serve"]
 
+
 def _say(out: TextIO, msg: dict[str, Any]) -> None:
     out.write(json.dumps(msg) + "\n")
     out.flush()
