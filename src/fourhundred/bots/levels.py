@@ -35,10 +35,10 @@ __all__ = [
     "make_level",
 ]
 
-BEGINNER_BID_MISTAKES: Final = 0.25
+BEGINNER_BID_MISTAKES: Final = 0.35
 """Share of a beginner's bids that overbid: one more than the heuristic's
 bid (two more one time in four), when legal."""
-BEGINNER_CARD_MISTAKES: Final = 0.2
+BEGINNER_CARD_MISTAKES: Final = 0.35
 """Share of a beginner's card decisions (with a real choice) where it plays
 another legal card than the heuristic's: a plausible one (of the suit the
 heuristic chose when it can, else any), usually worse."""

@@ -32,6 +32,7 @@ __all__ = [
     "N_FEATURES",
     "SHIPPED",
     "TrickModel",
+    "calibrated",
     "features",
     "knowledge_features",
     "shipped_model",
@@ -97,24 +98,34 @@ def knowledge_features(k: Knowledge, hand: int | None = None) -> Array:
 
 
 class TrickModel:
-    """One hidden layer (ReLU) and a softmax over 0..13 tricks."""
+    """One hidden layer (ReLU) and a softmax over 0..13 tricks; then, for the
+    chance of making a bid, a calibration ``calib = (a, c, d)``:
+    ``sigmoid(a * logit(p) + c + d * bid / 13)``. The network gives the trick
+    count of the hand as it was played after the bid it made; a player who
+    bids ``b`` plays to make ``b``, which the calibration (fitted on
+    self-play after the network) puts back in."""
 
-    def __init__(self, w1: Array, b1: Array, w2: Array, b2: Array) -> None:
+    def __init__(
+        self, w1: Array, b1: Array, w2: Array, b2: Array, calib: Array | None = None
+    ) -> None:
         if w1.shape[0] != N_FEATURES or w2.shape[1] != N_CLASSES:
             raise ValueError(
                 f"weights of shape {w1.shape} / {w2.shape} do not fit "
                 f"{N_FEATURES} features and {N_CLASSES} classes"
             )
         self.w1, self.b1, self.w2, self.b2 = w1, b1, w2, b2
+        self.calib = np.asarray([1.0, 0.0, 0.0] if calib is None else calib, dtype=np.float64)
 
     @classmethod
     def load(cls, path: Path) -> TrickModel:
         with np.load(path) as z:
-            return cls(*(z[n].astype(np.float32) for n in ("w1", "b1", "w2", "b2")))
+            w1, b1, w2, b2 = (z[n].astype(np.float32) for n in ("w1", "b1", "w2", "b2"))
+            calib = z["calib"] if "calib" in z.files else None
+            return cls(w1, b1, w2, b2, calib)
 
     def save(self, path: Path) -> None:
         path.parent.mkdir(parents=True, exist_ok=True)
-        np.savez_compressed(path, w1=self.w1, b1=self.b1, w2=self.w2, b2=self.b2)
+        np.savez_compressed(path, w1=self.w1, b1=self.b1, w2=self.w2, b2=self.b2, calib=self.calib)
 
     def probabilities(self, x: Array) -> Array:
         """Rows of ``x`` (or one feature vector) to trick-count
@@ -126,17 +137,36 @@ class TrickModel:
         out: Array = (e / e.sum(axis=-1, keepdims=True)).astype(np.float32)
         return out
 
-    def p_make(self, x: Array) -> list[float]:
-        """``p[b]``: the chance of taking at least ``b`` tricks (b = 0..13),
-        for one feature vector."""
+    def p_tricks(self, x: Array) -> Array:
+        """``p[b]``: the network's chance of taking at least ``b`` tricks
+        (b = 0..13), for one feature vector (before the calibration)."""
         p = self.probabilities(x)
-        tail = np.cumsum(p[::-1])[::-1]
-        return [min(1.0, float(v)) for v in tail]
+        out: Array = np.minimum(np.cumsum(p[::-1])[::-1], 1.0)
+        return out
+
+    def p_make(self, x: Array) -> list[float]:
+        """``p[b]``: the chance of making a bid of ``b`` (b = 0..13), for one
+        feature vector (the calibrated chance; ``p[0]`` is 1)."""
+        return [
+            1.0,
+            *(float(v) for v in calibrated(self.p_tricks(x)[1:], np.arange(1, 14), self.calib)),
+        ]
 
     @property
     def size(self) -> int:
         """Number of parameters."""
         return sum(int(a.size) for a in (self.w1, self.b1, self.w2, self.b2))
+
+
+def calibrated(
+    p: npt.ArrayLike, bid: npt.ArrayLike, calib: npt.ArrayLike
+) -> npt.NDArray[np.float64]:
+    """``sigmoid(a * logit(p) + c + d * bid / 13)`` for ``calib = (a, c, d)``."""
+    a, c, d = np.asarray(calib, dtype=np.float64)
+    q = np.clip(np.asarray(p, dtype=np.float64), 1e-6, 1 - 1e-6)
+    z = a * np.log(q / (1 - q)) + c + d * np.asarray(bid, dtype=np.float64) / 13.0
+    out: npt.NDArray[np.float64] = 1.0 / (1.0 + np.exp(-z))
+    return out
 
 
 @lru_cache(maxsize=1)

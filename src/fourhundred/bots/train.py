@@ -13,6 +13,10 @@ Two stages, both resumable and repeatable from one seed:
    are fewer than ten). After each epoch the
    weights, the optimiser's moments and the epoch are written to
    ``checkpoint.npz``; a new run with the same directory goes on from there.
+3. **Calibration.** On fresh self-play hands, the chance of making the bid
+   actually made is fitted from the network's chance and the bid (a bidder
+   plays to make its bid, so it makes it more often than the raw trick
+   count of such hands says).
 
 Progress is reported through a callback (the ``train`` command shows it with
 rich).
@@ -66,6 +70,7 @@ class TrainConfig:
     batch: int = 512
     lr: float = 3e-3
     preset: str = "standard"
+    calib_hands: int = 2_000
 
 
 def bid_examples(summary: HandSummary) -> Iterator[tuple[int, int, Array]]:
@@ -239,11 +244,47 @@ def _grads(params: list[Array], x: Array, y: np.ndarray) -> list[Array]:
     return [x.T @ dh, dh.sum(axis=0), h.T @ dz, dz.sum(axis=0)]
 
 
+def calibrate(cfg: TrainConfig, model: TrickModel, progress: Progress | None = None) -> None:
+    """Fit ``model.calib`` on fresh self-play hands (``cfg.calib_hands``,
+    other seeds than the data): the chance of making the bid actually made,
+    from the network's chance of taking that many tricks and the bid, by
+    logistic regression (Newton's method)."""
+    settings = preset(cfg.preset)
+    rows: list[Array] = []
+    bids: list[int] = []
+    made: list[float] = []
+    seed = cfg.seed * 1_000_003 + 500_000
+    for i, h in enumerate(self_play_hands(settings, seed, cfg.calib_hands)):
+        for seat, bid, x in bid_examples(h):
+            rows.append(x)
+            bids.append(bid)
+            made.append(float(h.tricks[seat] >= bid))
+        if progress and (i + 1) % 100 == 0:
+            progress("calibration hands", i + 1, cfg.calib_hands)
+    p = model.probabilities(np.stack(rows))
+    tail = np.cumsum(p[:, ::-1], axis=1)[:, ::-1]
+    b = np.asarray(bids)
+    q = np.clip(tail[np.arange(len(b)), b].astype(np.float64), 1e-6, 1 - 1e-6)
+    feats = np.stack([np.log(q / (1 - q)), np.ones(len(b)), b / 13.0], axis=1)
+    y = np.asarray(made)
+    w = np.asarray([1.0, 0.0, 0.0])
+    for _ in range(25):
+        z = 1.0 / (1.0 + np.exp(-(feats @ w)))
+        grad = feats.T @ (z - y)
+        hess = (feats * (z * (1 - z))[:, None]).T @ feats + 1e-6 * np.eye(3)
+        w = w - np.linalg.solve(hess, grad)
+    model.calib = w
+    if progress:
+        progress("calibration hands", cfg.calib_hands, cfg.calib_hands)
+
+
 def train(
     cfg: TrainConfig, progress: Progress | None = None
 ) -> tuple[TrickModel, dict[str, float]]:
-    """Self-play data, then the fit; writes ``tricks.npz`` in ``cfg.out``."""
+    """Self-play data, the fit, then the calibration; writes ``tricks.npz``
+    in ``cfg.out``."""
     paths = make_data(cfg, progress)
     model, losses = fit(cfg, paths, progress)
+    calibrate(cfg, model, progress)
     model.save(cfg.out / "tricks.npz")
     return model, losses
