@@ -43,12 +43,16 @@ class Hint:
         }
 
 
-def hint(view: View, budget_ms: int = 500, *, seed: int | None = None) -> Hint:
+def hint(
+    view: View, budget_ms: int = 500, *, seed: int | None = None, workers: int | None = None
+) -> Hint:
     """The expert's suggestion for the seat of ``view`` (its turn), thinking
-    for about ``budget_ms``. Raises ``ValueError`` for a view without a turn."""
+    for about ``budget_ms`` (on ``workers`` processes: by default as a bot
+    would, one per core, or this process only inside a host's bot pool).
+    Raises ``ValueError`` for a view without a turn."""
     if view.legal is None or view.seat is None:
         raise ValueError("a hint needs the view of the seat whose turn it is")
-    bot = ExpertBot(seed=seed, budget_ms=budget_ms)
+    bot = ExpertBot(seed=seed, budget_ms=budget_ms, workers=workers)
     action = bot.choose(view)
     text = (
         f"bid {action - BID_BASE}"
