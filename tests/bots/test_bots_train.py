@@ -4,6 +4,9 @@ gives sensible chances."""
 
 from __future__ import annotations
 
+import json
+import subprocess
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -62,3 +65,23 @@ def test_shipped_model_gives_sensible_chances() -> None:
     assert all(ps[b] >= ps[b + 1] - 1e-6 for b in range(13))
     assert ps[8] > 0.9
     assert pw[3] < 0.1
+
+
+def test_train_and_calibration_commands(tmp_path: Path) -> None:
+    out = tmp_path / "run"
+    args = ["--hands", "40", "--chunk", "20", "--epochs", "1", "--hidden", "4"]
+    proc = subprocess.run(
+        [sys.executable, "-m", "fourhundred.cli", "train", "tricks", "--out", str(out), *args,
+         "--calib-hands", "10", "--seed", "2"],
+        capture_output=True, text=True, timeout=300, check=True,
+    )  # fmt: skip
+    assert "trained tricks" in proc.stdout
+    assert TrickModel.load(out / "tricks.npz").w1.shape == (N_FEATURES, 4)
+    proc = subprocess.run(
+        [sys.executable, "-m", "fourhundred.cli", "analyse", "--calibration", "30", "--json"],
+        capture_output=True, text=True, timeout=300, check=True,
+    )  # fmt: skip
+    report = json.loads(proc.stdout)
+    assert report["bids"] == 120
+    assert sum(r["bids"] for r in report["rows"]) == 120
+    assert all(0.0 <= r["actual"] <= 1.0 for r in report["rows"])
