@@ -5,7 +5,8 @@ expert and the search, duplicate pairs, at a budget.
         [--seed S] [--max-minutes M]
 
 VARIANT: ``no-inference`` (the learned bidder only), ``no-learned-bids``
-(the inference from play only) or ``full``. Prints the arena's JSON report.
+(the inference from play only) or ``full`` (both, whatever the budget).
+Prints the arena's JSON report.
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ from fourhundred.engine import preset
 VARIANTS = {
     "no-inference": {"inference": False},
     "no-learned-bids": {"learned_bids": False},
-    "full": {},
+    "full": {"inference": True},
 }
 
 

@@ -100,3 +100,13 @@ def test_expert_by_name() -> None:
         assert bot.choose(view_for(s, s.turn)) in s.legal_actions()
     finally:
         bot.close()
+
+
+def test_inference_from_play_is_used_from_its_budget() -> None:
+    from fourhundred.bots.expert import INFERENCE_FROM_MS
+
+    assert not ExpertBot(budget_ms=50, workers=1).infers
+    assert ExpertBot(budget_ms=INFERENCE_FROM_MS, workers=1).infers
+    assert ExpertBot(iterations=5).infers
+    assert ExpertBot(budget_ms=50, workers=1, inference=True).infers
+    assert not ExpertBot(budget_ms=1000, workers=1, inference=False).infers

@@ -3,8 +3,9 @@ the learned bidder.
 
 * **Play**: the determinized search of :mod:`.search` (rollouts with the
   heuristic, the exact solver for the last tricks, the same budget control
-  over both cores), but its deals are drawn by :class:`.inference.PlayInference`:
-  deals on which the others' cards so far make sense are favoured.
+  over both cores); from a budget of ``INFERENCE_FROM_MS`` its deals are
+  drawn by :class:`.inference.PlayInference`: deals on which the others'
+  cards so far make sense are favoured.
 * **Bids**: the search's simulation of whole hands values the bids near the
   heuristic's; the bid it keeps unless another beats it deal by deal is the
   learned bidder's (:mod:`.bidder`) instead of the heuristic's.
@@ -14,6 +15,7 @@ from __future__ import annotations
 
 import time
 from concurrent.futures import Future
+from typing import Final
 
 from fourhundred.engine import BID_BASE, Action, View
 
@@ -21,14 +23,22 @@ from .inference import PlayInference
 from .knowledge import Knowledge
 from .search import _SAFETY, SearchBot, Tally, _pool, evaluate, exact_tricks_for, pick
 
-__all__ = ["ExpertBot"]
+__all__ = ["INFERENCE_FROM_MS", "ExpertBot"]
+
+INFERENCE_FROM_MS: Final = 250
+"""Budgets from which the deals are drawn with the inference from play. At
+50 ms it cost more deals than it gained (docs/bots.md: the expert with it
+was level with the search, without it ahead); from 250 ms the search has
+five times the deals. Above 50 ms this threshold has not been measured."""
 
 
 class ExpertBot(SearchBot):
     """The strongest built-in bot (see the module's description). Takes the
-    search's options; ``inference`` off leaves the deals to the search's own
-    sampler, ``learned_bids`` off keeps the heuristic's bid as the prior
-    (for measuring what each part adds)."""
+    search's options. ``inference``: draw the deals with the inference from
+    play (default: from a budget of ``INFERENCE_FROM_MS``, and with
+    ``iterations``); off leaves them to the search's own sampler.
+    ``learned_bids`` off keeps the heuristic's bid as the prior (for
+    measuring what each part adds)."""
 
     name = "expert"
 
@@ -39,7 +49,7 @@ class ExpertBot(SearchBot):
         budget_ms: int | None = None,
         workers: int | None = None,
         iterations: int | None = None,
-        inference: bool = True,
+        inference: bool | None = None,
         learned_bids: bool = True,
     ) -> None:
         super().__init__(seed=seed, budget_ms=budget_ms, workers=workers, iterations=iterations)
@@ -63,6 +73,13 @@ class ExpertBot(SearchBot):
             return prior
         return pick(tally, prior, self.z)
 
+    @property
+    def infers(self) -> bool:
+        """Whether the deals are drawn with the inference from play."""
+        if self.inference is not None:
+            return self.inference
+        return self.iterations is not None or self.budget >= INFERENCE_FROM_MS
+
     def search(self, view: View) -> Tally:
         """As :meth:`SearchBot.search`, with the inference sampler in play."""
         seed = self._rng.getrandbits(63)
@@ -73,7 +90,7 @@ class ExpertBot(SearchBot):
         else:
             deadline = time.monotonic() + max(1.0, self.budget * _SAFETY - 3.0) / 1000.0
             max_deals = 1_000_000
-        sampler = PlayInference(view) if self.inference and view.phase == "play" else None
+        sampler = PlayInference(view) if self.infers and view.phase == "play" else None
         futures: list[Future[Tally]] = []
         if self.workers > 1:
             pool = _pool(self.workers - 1)
