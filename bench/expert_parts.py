@@ -5,8 +5,9 @@ expert and the search, duplicate pairs, at a budget.
         [--seed S] [--max-minutes M]
 
 VARIANT: ``no-inference`` (the learned bidder only), ``no-learned-bids``
-(the inference from play only) or ``full`` (both, whatever the budget).
-Prints the arena's JSON report.
+(the inference from play only), ``full`` (both, whatever the budget) or
+``cheap-inference`` (both, the inference judging only the plays of the last
+two tricks). Prints the arena's JSON report.
 """
 
 from __future__ import annotations
@@ -21,14 +22,15 @@ from fourhundred.bots.arena import ArenaConfig, run_arena
 from fourhundred.bots.expert import ExpertBot
 from fourhundred.engine import preset
 
-VARIANTS = {
+VARIANTS: dict[str, dict[str, Any]] = {
     "no-inference": {"inference": False},
     "no-learned-bids": {"learned_bids": False},
     "full": {"inference": True},
+    "cheap-inference": {"inference": True, "inference_window": 2},
 }
 
 
-def _variant(name: str, options: dict[str, bool]) -> type[ExpertBot]:
+def _variant(name: str, options: dict[str, Any]) -> type[ExpertBot]:
     class Variant(ExpertBot):
         def __init__(self, **kw: Any) -> None:
             super().__init__(**kw, **options)

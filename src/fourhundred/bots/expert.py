@@ -37,6 +37,7 @@ class ExpertBot(SearchBot):
     search's options. ``inference``: draw the deals with the inference from
     play (default: from a budget of ``INFERENCE_FROM_MS``, and with
     ``iterations``); off leaves them to the search's own sampler.
+    ``inference_window``: judge only the plays of the last tricks (cheaper).
     ``learned_bids`` off keeps the heuristic's bid as the prior (for
     measuring what each part adds)."""
 
@@ -51,10 +52,12 @@ class ExpertBot(SearchBot):
         iterations: int | None = None,
         inference: bool | None = None,
         learned_bids: bool = True,
+        inference_window: int | None = None,
     ) -> None:
         super().__init__(seed=seed, budget_ms=budget_ms, workers=workers, iterations=iterations)
         self.inference = inference
         self.learned_bids = learned_bids
+        self.inference_window = inference_window
 
     def choose(self, view: View) -> Action:
         if view.phase != "bid" or not self.learned_bids or view.legal is None:
@@ -90,7 +93,9 @@ class ExpertBot(SearchBot):
         else:
             deadline = time.monotonic() + max(1.0, self.budget * _SAFETY - 3.0) / 1000.0
             max_deals = 1_000_000
-        sampler = PlayInference(view) if self.infers and view.phase == "play" else None
+        sampler = None
+        if self.infers and view.phase == "play":
+            sampler = PlayInference(view, window=self.inference_window)
         futures: list[Future[Tally]] = []
         if self.workers > 1:
             pool = _pool(self.workers - 1)

@@ -50,10 +50,13 @@ def _same_card(a: int, b: int, hand: int, gone: int, trick: list[int]) -> bool:
     return not between & in_play & ~hand
 
 
-def play_likelihood(start: GameState, order: list[int], me: int, noise: float = NOISE) -> float:
+def play_likelihood(
+    start: GameState, order: list[int], me: int, noise: float = NOISE, judge_from: int = 0
+) -> float:
     """The chance, under the model of a player, of the others' plays
     ``order`` from ``start`` (the position when play began on one sampled
-    deal); ``me``'s own plays count for nothing. Advances ``start``."""
+    deal); ``me``'s own plays, and the plays before index ``judge_from``,
+    count for nothing. Advances ``start``."""
     st = start
     bids = list(st.bids)
     values = [0, 0, 0, 0]
@@ -64,10 +67,10 @@ def play_likelihood(start: GameState, order: list[int], me: int, noise: float = 
     voids = [0, 0, 0, 0]
     w = 1.0
     legal = st.legal_mask()
-    for c in order:
+    for i, c in enumerate(order):
         seat = st.turn
         trick = st.current_trick
-        if seat != me:
+        if seat != me and i >= judge_from:
             n = legal.bit_count()
             if n > 1:
                 hand = st.hand(seat)
@@ -88,10 +91,18 @@ class PlayInference:
     """A sampler for the search (``sampler(k, rng)``, like ``sample_hands``)
     whose deals are weighted by how well the others' plays fit them."""
 
-    def __init__(self, view: View, batch: int = _BATCH, noise: float = NOISE) -> None:
+    def __init__(
+        self, view: View, batch: int = _BATCH, noise: float = NOISE, window: int | None = None
+    ) -> None:
+        """``window``: judge only the plays of the last ``window`` tricks
+        (the one in progress counts), for a cheaper likelihood."""
         self.batch = batch
         self.noise = noise
         self.order: list[int] = [c for t in view.tricks for c in t.cards]
+        self.judge_from = 0
+        if window is not None:
+            kept = view.tricks[-window:] if window > 0 else ()
+            self.judge_from = len(self.order) - sum(len(t.cards) for t in kept)
         # The view as it stood when play began: no tricks, the seat's whole
         # hand (the engine rebuilds that position from a deal).
         mine = set(view.hand or ())
@@ -110,7 +121,7 @@ class PlayInference:
         """How likely the others' plays so far are on the deal ``hands``."""
         whole = [hands[s] | k.played_by[s] for s in range(4)]
         start = state_from_view(self.start_view, whole)
-        return play_likelihood(start, self.order, self.seat, self.noise)
+        return play_likelihood(start, self.order, self.seat, self.noise, self.judge_from)
 
     def __call__(self, k: Knowledge, rng: random.Random) -> list[int]:
         if not self.order:
