@@ -14,7 +14,7 @@ import random
 import statistics
 import time
 
-from fourhundred.bots import make_bot
+from fourhundred.bots import Bot, ExpertBot, make_bot
 from fourhundred.bots.knowledge import Knowledge
 from fourhundred.bots.sampling import sample_hands
 from fourhundred.bots.search import SearchBot, rollout
@@ -54,7 +54,12 @@ def rollouts_per_second(plays: list[View], seconds: float) -> float:
 
 
 def decisions_per_second(name: str, views: list[View], seconds: float, **kw: int) -> float:
-    bot = SearchBot(seed=1, **kw) if name == "search" else make_bot(name, seed=1)
+    if name == "search":
+        bot: Bot = SearchBot(seed=1, **kw)
+    elif name == "expert":
+        bot = ExpertBot(seed=1, **kw)
+    else:
+        bot = make_bot(name, seed=1)
     done = 0
     t0 = time.perf_counter()
     while time.perf_counter() - t0 < seconds:
@@ -78,12 +83,16 @@ def main() -> None:
         ("heuristic decisions/s", []),
         ("random decisions/s", []),
         ("search decisions/s at --budget-ms 50 (both cores)", []),
+        ("expert decisions/s at --budget-ms 50, one process (a bot pool's worker)", []),
     ]
     for _ in range(args.repeats):
         rows[0][1].append(rollouts_per_second(plays, args.seconds))
         rows[1][1].append(decisions_per_second("heuristic", views, args.seconds))
         rows[2][1].append(decisions_per_second("random", views, args.seconds))
         rows[3][1].append(decisions_per_second("search", views, args.seconds, budget_ms=50))
+        rows[4][1].append(
+            decisions_per_second("expert", views, args.seconds, budget_ms=50, workers=1)
+        )
     for label, xs in rows:
         print(
             f"{label}: median {statistics.median(xs):,.0f} (runs: "

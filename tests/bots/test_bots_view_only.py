@@ -8,7 +8,7 @@ from collections.abc import Callable
 
 import pytest
 
-from fourhundred.bots import Bot, make_bot
+from fourhundred.bots import Bot, ExpertBot, make_bot
 from fourhundred.bots.knowledge import Knowledge
 from fourhundred.bots.sampling import sample_hands
 from fourhundred.bots.search import SearchBot
@@ -17,7 +17,9 @@ from fourhundred.engine import GameState, Phase, state_from_view, view_for
 POSITIONS = [(seed, n) for seed in range(6) for n in (0, 2, 4, 9, 23, 40)]
 
 
-@pytest.mark.parametrize("name", ["random", "heuristic", "search", "cmd-example", "cmd-guest"])
+@pytest.mark.parametrize(
+    "name", ["random", "heuristic", "search", "expert", "cmd-example", "cmd-guest"]
+)
 def test_same_view_same_action(
     name: str,
     advance: Callable[..., GameState],
@@ -27,6 +29,8 @@ def test_same_view_same_action(
     def fresh(seed: int) -> Bot:
         if name == "search":
             return SearchBot(seed=seed, iterations=6, workers=1)
+        if name == "expert":
+            return ExpertBot(seed=seed, iterations=6, workers=1)
         if name == "cmd-example":
             return make_bot(example_bot, seed=seed)
         if name == "cmd-guest":

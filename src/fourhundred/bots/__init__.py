@@ -4,14 +4,18 @@ and any external program that speaks the bot protocol (``cmd:COMMAND``)."""
 from __future__ import annotations
 
 from .base import Bot, legal_actions
+from .expert import ExpertBot
 from .heuristic import HeuristicBot
+from .levels import LEVELS, BeginnerBot, make_level
 from .random_bot import RandomBot
 from .search import SearchBot
 
 BOTS: dict[str, type[Bot]] = {
     "random": RandomBot,
+    "beginner": BeginnerBot,
     "heuristic": HeuristicBot,
     "search": SearchBot,
+    "expert": ExpertBot,
 }
 """Built-in bots by name."""
 
@@ -19,7 +23,7 @@ CMD_PREFIX = "cmd:"
 
 
 def make_bot(name: str, *, seed: int | None = None, budget_ms: int | None = None) -> Bot:
-    """A bot by name (``random``, ``heuristic``, ``search``) or an external
+    """A bot by name (``random``, ``heuristic``, ``search``, ``expert``) or an external
     program as ``cmd:COMMAND LINE``. Raises ``ValueError`` naming the known
     ones."""
     if name.startswith(CMD_PREFIX):
@@ -36,10 +40,14 @@ def make_bot(name: str, *, seed: int | None = None, budget_ms: int | None = None
 __all__ = [
     "BOTS",
     "CMD_PREFIX",
+    "LEVELS",
+    "BeginnerBot",
     "Bot",
+    "ExpertBot",
     "HeuristicBot",
     "RandomBot",
     "SearchBot",
     "legal_actions",
     "make_bot",
+    "make_level",
 ]

@@ -1,6 +1,7 @@
-"""Post-hand analysis: what the search bot would have done, and what it cost.
+"""Post-hand analysis: what the expert would have done, and what it cost.
 
-For every decision of a recorded game (or of one hand), the search bot
+For every decision of a recorded game (or of one hand), the expert (the
+search with inference from play and the learned bidder)
 looks at the acting seat's view, exactly as that player saw it, and values
 each candidate action over the same sampled deals. For a bid it reports
 what it would have bid; for a card where it prefers another one, the
@@ -14,7 +15,7 @@ from __future__ import annotations
 
 import multiprocessing
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -35,7 +36,7 @@ from .heuristic import HeuristicBot
 from .knowledge import Knowledge
 from .search import Z_SCORE, Tally, evaluate, exact_tricks_for, pick, representative
 
-__all__ = ["Decision", "analyse_record", "decisions_of"]
+__all__ = ["Decision", "analyse_record", "decisions_of", "iter_analysis"]
 
 DEFAULT_DEALS = 40
 """Sampled deals per decision (per process) unless told otherwise."""
@@ -100,9 +101,14 @@ def decisions_of(record: dict[str, Any], hand: int | None = None) -> list[Decisi
     return out
 
 
-def _tally(args: tuple[View, int, int, int]) -> Tally:
-    view, seed, deals, exact = args
-    return evaluate(view, seed, float("inf"), deals, exact)
+def _tally(args: tuple[View, int, int, int, bool]) -> Tally:
+    view, seed, deals, exact, expert = args
+    sampler = None
+    if expert and view.phase == "play":
+        from .inference import PlayInference
+
+        sampler = PlayInference(view)
+    return evaluate(view, seed, float("inf"), deals, exact, sampler)
 
 
 def analyse_record(
@@ -113,28 +119,66 @@ def analyse_record(
     seed: int = 0,
     workers: int = 0,
     progress: Callable[[int, int], None] | None = None,
+    expert: bool = True,
 ) -> dict[str, Any]:
     """The analysis of a record as a JSON-ready object (see
-    docs/bots.md): per hand and seat, the bid made and the bid the search
-    prefers, and each card where it would have played otherwise, with the
-    expected points lost."""
+    docs/bots.md): per hand and seat, the bid made, the expert's chance of
+    making it and the bid it prefers, and each card where it would have
+    played otherwise, with the expected points lost. ``expert`` off: the
+    plain search's deals and the heuristic's bids as its priors."""
     ds = decisions_of(record, hand)
-    exact = exact_tricks_for(2000)
-    jobs = [(d.view, seed * 1_000_003 + i, deals, exact) for i, d in enumerate(ds)]
-    n_workers = workers or (os.cpu_count() or 1)
     results: list[Tally] = []
+    for r in _tallies(ds, deals, seed, workers, expert):
+        results.append(r)
+        if progress:
+            progress(len(results), len(ds))
+    return _summarise(ds, results, deals, expert)
+
+
+def iter_analysis(
+    record: dict[str, Any],
+    *,
+    deals: int = DEFAULT_DEALS,
+    seed: int = 0,
+    workers: int = 0,
+    expert: bool = True,
+) -> Iterator[dict[str, Any]]:
+    """The analysis of each hand of ``record`` in turn (one element of
+    :func:`analyse_record`'s ``hands``), yielded as soon as that hand's
+    decisions are valued, so a replay can show the first hands while the
+    others are worked out. Raises ``RecordError`` for a bad record."""
+    ds = decisions_of(record)
+    done: list[Decision] = []
+    tallies: list[Tally] = []
+    for d, tally in zip(ds, _tallies(ds, deals, seed, workers, expert), strict=True):
+        if done and d.hand != done[0].hand:
+            yield from _summarise(done, tallies, deals, expert)["hands"]
+            done, tallies = [], []
+        done.append(d)
+        tallies.append(tally)
+    if done:
+        yield from _summarise(done, tallies, deals, expert)["hands"]
+
+
+def _tallies(
+    ds: list[Decision], deals: int, seed: int, workers: int, expert: bool
+) -> Iterator[Tally]:
+    """The tally of each decision, in order, over ``workers`` processes."""
+    exact = exact_tricks_for(2000)
+    jobs = [(d.view, seed * 1_000_003 + i, deals, exact, expert) for i, d in enumerate(ds)]
+    n_workers = workers or (os.cpu_count() or 1)
     if n_workers > 1 and len(jobs) > 1:
         ctx = multiprocessing.get_context("spawn")
         with ctx.Pool(n_workers) as pool:
-            for i, r in enumerate(pool.imap(_tally, jobs, chunksize=1)):
-                results.append(r)
-                if progress:
-                    progress(i + 1, len(jobs))
+            yield from pool.imap(_tally, jobs, chunksize=1)
     else:
-        for i, job in enumerate(jobs):
-            results.append(_tally(job))
-            if progress:
-                progress(i + 1, len(jobs))
+        for job in jobs:
+            yield _tally(job)
+
+
+def _summarise(
+    ds: list[Decision], results: list[Tally], deals: int, expert: bool
+) -> dict[str, Any]:
     hands: dict[int, dict[int, dict[str, Any]]] = {}
     heuristic = HeuristicBot()
     for d, tally in zip(ds, results, strict=True):
@@ -149,6 +193,14 @@ def analyse_record(
         prior = heuristic.choose(d.view)
         if d.kind == "bid":
             entry["bid"] = d.played - BID_BASE
+            if expert:
+                from .bidder import chance_of_making, model_bid
+
+                entry["chance"] = round(chance_of_making(d.view, entry["bid"]), 3)
+                if d.view.legal is not None and prior >= BID_BASE:
+                    prior = BID_BASE + model_bid(Knowledge.from_view(d.view), d.view.legal)
+                    if prior not in vals and vals:
+                        prior = heuristic.choose(d.view)
             if not vals:
                 entry["search_bid"] = entry["bid"]
                 continue

@@ -10,17 +10,16 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import time
 from typing import Any, TextIO
 
 from fourhundred.engine import REDEAL
 
 from .base import Bot
+from .budget import BudgetKeeper
 from .protocol import PROTOCOL, ProtocolError, action_message, view_from_dict
 
 __all__ = ["serve"]
-
-_MARGIN_MS = 60
-"""Thinking time kept back from the host's budget for the round trip."""
 
 
 def _say(out: TextIO, msg: dict[str, Any]) -> None:
@@ -30,9 +29,13 @@ def _say(out: TextIO, msg: dict[str, Any]) -> None:
 
 def serve(bot: Bot, name: str, source: TextIO, out: TextIO, err: TextIO) -> int:
     """Answer the host until ``quit`` or the end of input; returns the exit
-    status (0)."""
+    status (0). Of each ``budget_ms`` the bot gets what :class:`BudgetKeeper`
+    allots (the budget less a margin that scales with it and with the
+    overhead measured here), capped by the bot's own budget if it has one."""
     own_budget = bot.budget_ms
+    keeper = BudgetKeeper()
     for raw in source:
+        received = time.perf_counter()
         line = raw.strip()
         if not line:
             continue
@@ -56,18 +59,25 @@ def serve(bot: Bot, name: str, source: TextIO, out: TextIO, err: TextIO) -> int:
                 print(f"act {act_id!r}: {e}", file=err, flush=True)
                 continue
             budget = msg.get("budget_ms")
+            allotted = 0
             if type(budget) is int and budget > 0:
-                limit = max(1, budget - _MARGIN_MS)
-                bot.budget_ms = limit if own_budget is None else min(own_budget, limit)
+                allotted = keeper.allot(budget)
+                if own_budget is not None:
+                    allotted = min(own_budget, allotted)
+                bot.budget_ms = allotted
             try:
+                start = time.perf_counter()
                 action = bot.choose(view)
                 if action == REDEAL:
                     # The protocol has no redeal answer: bid instead.
                     action = bot.choose(dataclasses.replace(view, can_redeal=False))
+                think = time.perf_counter() - start
             except ValueError as e:  # a view no seat could have (no hand...)
                 print(f"act {act_id!r}: cannot act on this view: {e}", file=err, flush=True)
                 continue
             _say(out, action_message(action, act_id if type(act_id) is int else 0))
+            total = time.perf_counter() - received
+            keeper.record(allotted_ms=allotted, think_ms=think * 1e3, total_ms=total * 1e3)
         elif kind == "result":
             try:
                 bot.observe(view_from_dict(msg.get("view")))

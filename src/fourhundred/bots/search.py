@@ -32,7 +32,7 @@ import multiprocessing
 import os
 import random
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass, field
 from typing import Final
@@ -74,6 +74,10 @@ __all__ = [
     "pick",
     "representative",
 ]
+
+Sampler = Callable[[Knowledge, random.Random], list[int]]
+"""Deals the hidden cards of a view: ``sampler(knowledge, rng)`` gives every
+seat's unplayed cards."""
 
 DEFAULT_BUDGET_MS: Final = 500
 Z_SCORE: Final = 1.0
@@ -252,7 +256,13 @@ def _heuristic_card(k: Knowledge) -> int:
 
 
 def _evaluate_play(  # noqa: PLR0917 - internal
-    view: View, k: Knowledge, rng: random.Random, deadline: float, max_deals: int, exact: int
+    view: View,
+    k: Knowledge,
+    rng: random.Random,
+    deadline: float,
+    max_deals: int,
+    exact: int,
+    sampler: Sampler,
 ) -> Tally:
     tally = Tally()
     cands = _play_candidates(k)
@@ -263,7 +273,7 @@ def _evaluate_play(  # noqa: PLR0917 - internal
         now = time.monotonic()
         if tally.deals and now + per_deal > deadline:
             break
-        hands = sample_hands(k, rng)
+        hands = sampler(k, rng)
         base = state_from_view(view, hands)
         if base.phase is not Phase.PLAY:
             break
@@ -363,22 +373,24 @@ def _evaluate_bid(
     return tally
 
 
-def evaluate(
+def evaluate(  # noqa: PLR0917 - positional: submitted to worker processes
     view: View,
     seed: int,
     deadline: float,
     max_deals: int = 1_000_000,
     exact: int = 3,
+    sampler: Sampler | None = None,
 ) -> Tally:
     """Search ``view`` (this seat's turn) until ``deadline`` (a
     ``time.monotonic()`` value) or ``max_deals`` deals: the summed team value
-    of each candidate action (cards, or bid actions)."""
+    of each candidate action (cards, or bid actions). ``sampler`` deals the
+    hidden cards during play (default :func:`.sampling.sample_hands`)."""
     k = Knowledge.from_view(view)
     rng = random.Random(seed)
     if view.phase == "bid":
         t = _evaluate_bid(view, k, rng, deadline, max_deals)
         return Tally({BID_BASE + b: vs for b, vs in t.values.items()}, t.deals)
-    return _evaluate_play(view, k, rng, deadline, max_deals, exact)
+    return _evaluate_play(view, k, rng, deadline, max_deals, exact, sampler or sample_hands)
 
 
 # ------------------------------------------------------------------ pool

@@ -1,4 +1,4 @@
-"""The bots' commands: ``arena``, ``analyse`` and ``bot``.
+"""The bots' commands: ``arena``, ``analyse``, ``bot`` and ``train``.
 
 Registered on the ``fourhundred`` app by :func:`register` (listed in
 ``fourhundred.cli.COMMAND_MODULES``); new bot tools (training, say) belong
@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
@@ -165,26 +165,43 @@ def arena(  # noqa: PLR0913, PLR0917 - one parameter per command-line option
         _print_report(report)
 
 
-def analyse(
-    record: Annotated[str, typer.Argument(help="A game record (JSON file), - for stdin.")],
+def analyse(  # noqa: PLR0917 - one parameter per command-line option
+    record: Annotated[
+        str | None, typer.Argument(help="A game record (JSON file), - for stdin.")
+    ] = None,
     hand: Annotated[
         int | None, typer.Option("--hand", min=0, help="Analyse only this hand (from 0).")
     ] = None,
     deals: Annotated[int, typer.Option("--deals", min=2, help="Sampled deals per decision.")] = 40,
     seed: Annotated[int, typer.Option("--seed", help="Seed of the sampled deals.")] = 0,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
+    calibration: Annotated[
+        int | None,
+        typer.Option(
+            "--calibration", min=1, help="Instead: check the bid chances over N self-play hands."
+        ),
+    ] = None,
 ) -> None:
-    """What the search bot would have bid and played, and the points each card cost.
+    """What the expert would have bid and played, and the points each card cost.
 
-    For each seat of each hand (or of --hand H): the search bot's bid for
-    that hand, and every card where it would have played another one, with
-    the expected points lost (team points, its estimate over sampled deals).
+    For each seat of each hand (or of --hand H): the bid, the expert's chance
+    of making it and the bid it prefers, and every card where it would have
+    played another one, with the expected points lost (team points, its
+    estimate over sampled deals). With --calibration N (no record): for N
+    hands of self-play, the expert's chance of making each bid against the
+    make rate, by tenths of predicted chance.
     """
     from rich.console import Console
     from rich.progress import Progress
 
     from fourhundred.bots.analysis import analyse_record
     from fourhundred.engine import RecordError
+
+    if calibration is not None:
+        _calibration(calibration, seed, as_json)
+        return
+    if record is None:
+        raise fail("give a game record (or --calibration N)")
 
     try:
         text = sys.stdin.read() if record == "-" else Path(record).read_text(encoding="utf-8")
@@ -212,7 +229,7 @@ def analyse(
         return
     console = Console(highlight=False)
     console.print(
-        f"Search bot's view of each decision ({result['deals_per_decision']} sampled deals"
+        f"The expert's view of each decision ({result['deals_per_decision']} sampled deals"
         " per decision; points are team points, the bot's estimate)."
     )
     for h in result["hands"]:
@@ -220,21 +237,50 @@ def analyse(
         for s in h["seats"]:
             bid = s["bid"]
             sb = s["search_bid"]
-            same = "same" if bid == sb else f"search would bid {sb}"
+            same = "same" if bid == sb else f"expert would bid {sb}"
             extra = f", about {s['bid_lost']:.2f} points lost" if s.get("bid_lost") else ""
-            console.print(f"  seat {s['seat']}: bid {bid} ({same}{extra})")
+            chance = f", {s['chance']:.0%} chance of making it" if "chance" in s else ""
+            console.print(f"  seat {s['seat']}: bid {bid}{chance} ({same}{extra})")
             for c in s["cards"]:
                 console.print(
-                    f"    trick {c['trick']}: played {c['played']}, search prefers "
+                    f"    trick {c['trick']}: played {c['played']}, expert prefers "
                     f"{c['search']}: {c['lost']:.2f} points lost"
                 )
             if not s["cards"]:
-                console.print("    every card as the search would have played it")
+                console.print("    every card as the expert would have played it")
             console.print(f"    total expected loss: {s['lost']:.2f}")
 
 
+def _calibration(hands: int, seed: int, as_json: bool) -> None:
+    from rich.console import Console
+    from rich.table import Table
+
+    from fourhundred.bots.calibration import calibration_table, self_play_calibration
+    from fourhundred.engine import preset
+
+    chances, made = self_play_calibration(preset("standard"), hands, seed)
+    rows = calibration_table(chances, made)
+    if as_json:
+        print(json.dumps({"hands": hands, "bids": len(made), "rows": [
+            {"low": r.low, "high": r.high, "bids": r.bids, "predicted": round(r.predicted, 4),
+             "actual": round(r.actual, 4)} for r in rows
+        ]}))  # fmt: skip
+        return
+    table = Table(title=f"Bid chances over {len(made)} bids ({hands} self-play hands)")
+    for col in ("predicted", "bids", "mean chance", "made", "gap (points)"):
+        table.add_column(col, justify="right")
+    for r in rows:
+        table.add_row(
+            f"{r.low:.1f}-{r.high:.1f}", str(r.bids), f"{r.predicted:.1%}", f"{r.actual:.1%}",
+            f"{100 * r.gap:+.1f}",
+        )  # fmt: skip
+    Console(highlight=False).print(table)
+
+
 def bot(
-    name: Annotated[str, typer.Argument(help="A built-in bot: random, heuristic or search.")],
+    name: Annotated[
+        str, typer.Argument(help="A built-in bot: random, beginner, heuristic, search or expert.")
+    ],
     budget_ms: Annotated[
         int | None, typer.Option("--budget-ms", min=1, help="Thinking time per decision.")
     ] = None,
@@ -253,11 +299,66 @@ def bot(
     raise typer.Exit(serve(b, name, sys.stdin, sys.stdout, sys.stderr))
 
 
+def train(  # noqa: PLR0917 - one parameter per command-line option
+    model: Annotated[str, typer.Argument(help="What to train: tricks (the bidder's model).")],
+    out: Annotated[
+        Path, typer.Option("--out", help="Run directory: data chunks, checkpoint, weights.")
+    ] = Path("runs/train-tricks"),
+    hands: Annotated[int, typer.Option("--hands", min=1, help="Self-play hands.")] = 20_000,
+    chunk: Annotated[int, typer.Option("--chunk", min=1, help="Hands per data chunk.")] = 1_000,
+    epochs: Annotated[int, typer.Option("--epochs", min=1, help="Passes of the fit.")] = 20,
+    hidden: Annotated[int, typer.Option("--hidden", min=1, help="Hidden units.")] = 64,
+    calib_hands: Annotated[
+        int, typer.Option("--calib-hands", min=1, help="Self-play hands for the calibration.")
+    ] = 2_000,
+    seed: Annotated[int, typer.Option("--seed", help="Seed of the games and the fit.")] = 1,
+    ship: Annotated[
+        bool, typer.Option("--ship", help="Also write the weights the package plays with.")
+    ] = False,
+) -> None:
+    """Train a model from self-play (repeatable from --seed; run it again to resume).
+
+    tricks: the chance of each trick count for a hand at its bid, used by
+    the expert's bidder and by analyse. Data chunks and a checkpoint after
+    every epoch go to --out, so an interrupted run goes on where it stopped.
+    """
+    import time
+
+    from rich.console import Console
+    from rich.progress import Progress
+
+    from fourhundred.bots.model import SHIPPED
+    from fourhundred.bots.train import TrainConfig
+    from fourhundred.bots.train import train as run_training
+
+    if model != "tricks":
+        raise fail(f"unknown model {model!r}: use tricks")
+    cfg = TrainConfig(out=out, seed=seed, hands=hands, chunk=chunk, epochs=epochs, hidden=hidden)
+    start = time.monotonic()
+    with Progress() as progress:
+        tasks: dict[str, Any] = {}
+
+        def tick(stage: str, done: int, total: int) -> None:
+            if stage not in tasks:
+                tasks[stage] = progress.add_task(stage, total=total)
+            progress.update(tasks[stage], completed=done, total=total)
+
+        trained, losses = run_training(cfg, tick)
+    if ship:
+        trained.save(SHIPPED)
+    Console(highlight=False).print(
+        f"trained {model}: {trained.size} parameters, loss {losses['train']:.4f} (train) "
+        f"{losses['valid']:.4f} (held out), {time.monotonic() - start:.0f} s; "
+        f"weights in {out / 'tricks.npz'}" + (f" and {SHIPPED}" if ship else "")
+    )
+
+
 def register(app: typer.Typer) -> None:
     """Add the bots' commands to the ``fourhundred`` command.
 
-    A new bot tool (training, say) is a function above and one line here.
+    A new bot tool is a function above and one line here.
     """
     app.command()(arena)
     app.command()(analyse)
     app.command()(bot)
+    app.command()(train)

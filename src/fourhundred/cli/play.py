@@ -404,7 +404,10 @@ def play(  # noqa: PLR0913, PLR0917 - one parameter per command-line option
     preset_name: Annotated[str, typer.Option("--preset", help="Rules preset.")] = "standard",
     seat: Annotated[int, typer.Option("--seat", min=0, max=3, help="Your seat (0-3).")] = 0,
     bots: Annotated[
-        str, typer.Option("--bots", help="The other three: heuristic, search, random or cmd:...")
+        str,
+        typer.Option(
+            "--bots", help="The other three: a built-in bot (heuristic, expert...) or cmd:..."
+        ),
     ] = "heuristic",
     seed: Annotated[
         int | None, typer.Option("--seed", help="Seed of the deals (repeatable).")

@@ -1,0 +1,71 @@
+"""What each part of the expert adds: the arena between a variant of the
+expert and the search, duplicate pairs, at a budget.
+
+    .venv/bin/python bench/expert_parts.py VARIANT [--pairs N] [--budget-ms MS]
+        [--seed S] [--max-minutes M]
+
+VARIANT: ``no-inference`` (the learned bidder only), ``no-learned-bids``
+(the inference from play only), ``full`` (both, whatever the budget) or
+``cheap-inference`` (both, the inference judging only the plays of the last
+two tricks). Prints the arena's JSON report.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any
+
+from fourhundred.bots import BOTS
+from fourhundred.bots.arena import ArenaConfig, run_arena
+from fourhundred.bots.expert import ExpertBot
+from fourhundred.engine import preset
+
+VARIANTS: dict[str, dict[str, Any]] = {
+    "no-inference": {"inference": False},
+    "no-learned-bids": {"learned_bids": False},
+    "full": {"inference": True},
+    "cheap-inference": {"inference": True, "inference_window": 2},
+}
+
+
+def _variant(name: str, options: dict[str, Any]) -> type[ExpertBot]:
+    class Variant(ExpertBot):
+        def __init__(self, **kw: Any) -> None:
+            super().__init__(**kw, **options)
+
+    Variant.name = f"expert-{name}"
+    return Variant
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("variant", choices=sorted(VARIANTS))
+    ap.add_argument("--pairs", type=int, default=200)
+    ap.add_argument("--budget-ms", type=int, default=50)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--max-minutes", type=float, default=None)
+    args = ap.parse_args()
+    name = f"expert-{args.variant}"
+    BOTS[name] = _variant(args.variant, VARIANTS[args.variant])
+    cfg = ArenaConfig(
+        a=name,
+        b="search",
+        pairs=args.pairs,
+        games=0,
+        settings=preset("standard"),
+        budget_ms=args.budget_ms,
+        seed=args.seed,
+        max_seconds=None if args.max_minutes is None else args.max_minutes * 60,
+    )
+
+    def progress(report: Any, kind: str) -> None:
+        d = report.to_dict()
+        print(f"{d['pairs_played']} counted: {d['mean_points_per_deal']:+.2f}", file=sys.stderr)
+
+    print(json.dumps(run_arena(cfg, progress).to_dict()))
+
+
+if __name__ == "__main__":
+    main()
