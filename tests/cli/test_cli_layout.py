@@ -18,7 +18,7 @@ from fourhundred.cli import COMMAND_MODULES, app
 PACKAGE = Path(fourhundred.__file__).resolve().parent
 CLI = PACKAGE / "cli"
 BELOW_CLI = ("engine", "bots", "server", "store")
-COMMANDS = {"replay", "serve", "db", "arena", "analyse", "bot", "play", "loadtest"}
+COMMANDS = {"replay", "serve", "db", "arena", "analyse", "bot", "train", "play", "loadtest"}
 
 
 def imports_in(text: str, package: str) -> list[tuple[int, str]]:

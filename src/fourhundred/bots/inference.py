@@ -22,10 +22,18 @@ import dataclasses
 import random
 from typing import Final
 
-from fourhundred.engine import GameState, View, bid_value, state_from_view
+from fourhundred.engine import (
+    SHOWN_VOID,
+    GameState,
+    View,
+    bid_value,
+    next_seat,
+    same_suit,
+    state_from_view,
+)
 
 from .heuristic import choose_card
-from .knowledge import ABOVE, BELOW, SUIT_MASKS, SUIT_OF, Knowledge
+from .knowledge import ABOVE, BELOW, Knowledge
 from .sampling import sample_hands
 
 __all__ = ["NOISE", "PlayInference", "play_likelihood"]
@@ -42,7 +50,7 @@ def _same_card(a: int, b: int, hand: int, gone: int, trick: list[int]) -> bool:
     ``hand``: equal, or touching (no card still in play between them)."""
     if a == b:
         return True
-    if SUIT_OF[a] != SUIT_OF[b]:
+    if not same_suit(a, b):
         return False
     lo, hi = (a, b) if a < b else (b, a)
     between = ABOVE[lo] & BELOW[hi]
@@ -80,8 +88,8 @@ def play_likelihood(
                 )  # fmt: skip
                 keep = (1.0 - noise) if _same_card(h, c, hand, gone, trick) else 0.0
                 w *= keep + noise / n
-        if trick and SUIT_OF[c] != SUIT_OF[trick[0]]:
-            voids[seat] |= SUIT_MASKS[SUIT_OF[trick[0]]]
+        if trick:
+            voids[seat] |= SHOWN_VOID[trick[0]][c]
         gone |= 1 << c
         legal = st.play_unchecked(c)
     return w
@@ -110,7 +118,7 @@ class PlayInference:
             s = view.seat
             for t in view.tricks:
                 for i, c in enumerate(t.cards):
-                    if (t.leader + i) & 3 == s:
+                    if next_seat(t.leader, i) == s:
                         mine.add(c)
         self.start_view = dataclasses.replace(
             view, tricks=(), hand=tuple(sorted(mine)), tricks_won=(0, 0, 0, 0)

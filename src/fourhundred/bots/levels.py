@@ -21,7 +21,7 @@ import random
 from dataclasses import dataclass
 from typing import Final
 
-from fourhundred.engine import BID_BASE, Action, View
+from fourhundred.engine import BID_BASE, Action, View, same_suit
 
 from .base import Bot
 from .heuristic import HeuristicBot
@@ -76,8 +76,8 @@ class BeginnerBot(HeuristicBot):
             return BID_BASE + max(higher) if higher else good
         if self._rng.random() >= self.card_mistakes:
             return good
-        same_suit = [c for c in legal if c != good and c // 13 == good // 13]
-        others = same_suit or [c for c in legal if c != good]
+        alike = [c for c in legal if c != good and same_suit(c, good)]
+        others = alike or [c for c in legal if c != good]
         return self._rng.choice(others)
 
 

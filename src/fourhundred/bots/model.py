@@ -24,6 +24,8 @@ from typing import Final
 import numpy as np
 import numpy.typing as npt
 
+from fourhundred.engine import bidding_order, next_seat, partner_of
+
 from .heuristic import estimate_tricks
 from .knowledge import HEARTS, SUIT_MASKS, Knowledge
 
@@ -85,15 +87,15 @@ def knowledge_features(k: Knowledge, hand: int | None = None) -> Array:
     """:func:`features` for the seat of ``k`` at its bid (or for ``hand``,
     its whole 13 cards, once the play has begun)."""
     seat = k.seat
-    position = (seat - k.dealer - 1) & 3
-    first = (k.dealer + 1) & 3
-    earlier = {(first + i) & 3 for i in range(position)}
+    order = bidding_order(k.dealer)
+    position = order.index(seat)
+    earlier = set(order[:position])
     bid = [k.bids[s] if s in earlier else 0 for s in range(4)]
     return features(
         k.hand if hand is None else hand,
         position=position,
-        partner_bid=bid[seat ^ 2],
-        opponent_bids=(bid[(seat + 1) & 3], bid[(seat + 3) & 3]),
+        partner_bid=bid[partner_of(seat)],
+        opponent_bids=(bid[next_seat(seat)], bid[next_seat(seat, -1)]),
     )
 
 

@@ -32,7 +32,17 @@ from typing import Final
 
 import numpy as np
 
-from fourhundred.engine import GameState, HandSummary, Phase, Settings, preset, view_for
+from fourhundred.engine import (
+    GameState,
+    HandSummary,
+    Phase,
+    Settings,
+    bidding_order,
+    next_seat,
+    partner_of,
+    preset,
+    view_for,
+)
 
 from .heuristic import heuristic_bid
 from .knowledge import Knowledge
@@ -76,17 +86,17 @@ class TrainConfig:
 def bid_examples(summary: HandSummary) -> Iterator[tuple[int, int, Array]]:
     """Each seat of a played hand, in bidding order: its seat, its bid and
     the model's features at its bid."""
-    dealer, bids, deal = summary.dealer, summary.bids, summary.deal
-    for pos in range(4):
-        seat = (dealer + 1 + pos) & 3
+    bids, deal = summary.bids, summary.deal
+    order = bidding_order(summary.dealer)
+    for pos, seat in enumerate(order):
         by_seat = [0, 0, 0, 0]
         for i in range(pos):
-            by_seat[(dealer + 1 + i) & 3] = bids[i]
+            by_seat[order[i]] = bids[i]
         x = features(
             deal[seat],
             position=pos,
-            partner_bid=by_seat[seat ^ 2],
-            opponent_bids=(by_seat[(seat + 1) & 3], by_seat[(seat + 3) & 3]),
+            partner_bid=by_seat[partner_of(seat)],
+            opponent_bids=(by_seat[next_seat(seat)], by_seat[next_seat(seat, -1)]),
         )
         yield seat, bids[pos], x
 
@@ -109,8 +119,7 @@ def self_play_hands(settings: Settings, seed: int, hands: int) -> Iterator[HandS
             s.deal_random(seed=rng.getrandbits(63))
             while s.phase is Phase.BID:
                 k = Knowledge.from_view(view_for(s, s.turn))
-                low, high = s.bid_range()
-                s.bid_unchecked(heuristic_bid(k, tuple(range(low, high + 1))))
+                s.bid_unchecked(heuristic_bid(k, tuple(s.legal_bids())))
             if s.phase is Phase.PLAY:
                 rollout(s, 0, [0, 0, 0, 0])
             last = s.history[-1]

@@ -23,6 +23,7 @@ from .cards import (
     cards_of,
     mask_of,
     parse_card,
+    same_suit,
 )
 from .errors import (
     FourHundredError,
@@ -149,6 +150,7 @@ __all__ = [
     "replay_result",
     "required_total",
     "result_of",
+    "same_suit",
     "state_from_view",
     "team_of",
     "team_seats",

@@ -112,6 +112,15 @@ def suit_of(c: Card) -> Suit:
     return Suit(c // 13)
 
 
+def same_suit(a: Card, b: Card) -> bool:
+    """Whether two cards are of one suit.
+
+    >>> same_suit(parse_card("2C"), parse_card("AC")), same_suit(parse_card("2C"), parse_card("2H"))
+    (True, False)
+    """
+    return a // 13 == b // 13
+
+
 def rank_of(c: Card) -> Rank:
     return Rank(c % 13)
 
