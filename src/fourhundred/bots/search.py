@@ -66,7 +66,9 @@ from .solver import Scorer, distinct_cards, solve_root
 __all__ = [
     "DEFAULT_BUDGET_MS",
     "Z_SCORE",
+    "Limits",
     "SearchBot",
+    "SearchOptions",
     "Tally",
     "default_workers",
     "evaluate",
@@ -86,6 +88,31 @@ choice, deal by deal, for the bot to prefer it."""
 _SAFETY: Final = 0.75
 """Share of the budget the search plans to use (the rest covers the
 overheads: pickling the view, waking the workers, adding up)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Limits:
+    """How far one process searches: until ``deadline`` (a
+    ``time.monotonic()`` value) or ``max_deals`` deals, solving exactly from
+    ``exact`` tricks left, the hidden cards dealt by ``sampler`` during play
+    (default :func:`.sampling.sample_hands`). Pickled to the workers."""
+
+    deadline: float = float("inf")
+    max_deals: int = 1_000_000
+    exact: int = 3
+    sampler: Sampler | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class SearchOptions:
+    """How the search bot chooses. ``z``: how many standard errors an action
+    must gain over the heuristic's choice; ``search_bids`` / ``search_play``
+    off leave that phase to the heuristic (for measuring where the search
+    gains)."""
+
+    z: float = Z_SCORE
+    search_bids: bool = True
+    search_play: bool = True
 
 
 def exact_tricks_for(budget_ms: float) -> int:
@@ -255,15 +282,11 @@ def _heuristic_card(k: Knowledge) -> int:
     )
 
 
-def _evaluate_play(  # noqa: PLR0917 - internal
-    view: View,
-    k: Knowledge,
-    rng: random.Random,
-    deadline: float,
-    max_deals: int,
-    exact: int,
-    sampler: Sampler,
-) -> Tally:
+def _evaluate_play(view: View, k: Knowledge, rng: random.Random, limits: Limits) -> Tally:
+    deadline = limits.deadline
+    max_deals = limits.max_deals
+    exact = limits.exact
+    sampler = limits.sampler or sample_hands
     tally = Tally()
     cands = _play_candidates(k)
     team = team_of(k.seat)
@@ -313,10 +336,10 @@ def _bid_view(state: GameState, seat: int) -> View:
     return view_for(state, seat)
 
 
-def _evaluate_bid(
-    view: View, k: Knowledge, rng: random.Random, deadline: float, max_deals: int
-) -> Tally:
+def _evaluate_bid(view: View, k: Knowledge, rng: random.Random, limits: Limits) -> Tally:
     """Value each legal bid near the heuristic's by simulating whole hands."""
+    deadline = limits.deadline
+    max_deals = limits.max_deals
     tally = Tally()
     legal = tuple(k.legal or ())
     h = heuristic_bid(k, legal)
@@ -373,24 +396,15 @@ def _evaluate_bid(
     return tally
 
 
-def evaluate(  # noqa: PLR0917 - positional: submitted to worker processes
-    view: View,
-    seed: int,
-    deadline: float,
-    max_deals: int = 1_000_000,
-    exact: int = 3,
-    sampler: Sampler | None = None,
-) -> Tally:
-    """Search ``view`` (this seat's turn) until ``deadline`` (a
-    ``time.monotonic()`` value) or ``max_deals`` deals: the summed team value
-    of each candidate action (cards, or bid actions). ``sampler`` deals the
-    hidden cards during play (default :func:`.sampling.sample_hands`)."""
+def evaluate(view: View, seed: int, limits: Limits) -> Tally:
+    """Search ``view`` (this seat's turn) within ``limits``: the summed team
+    value of each candidate action (cards, or bid actions)."""
     k = Knowledge.from_view(view)
     rng = random.Random(seed)
     if view.phase == "bid":
-        t = _evaluate_bid(view, k, rng, deadline, max_deals)
+        t = _evaluate_bid(view, k, rng, limits)
         return Tally({BID_BASE + b: vs for b, vs in t.values.items()}, t.deals)
-    return _evaluate_play(view, k, rng, deadline, max_deals, exact, sampler or sample_hands)
+    return _evaluate_play(view, k, rng, limits)
 
 
 # ------------------------------------------------------------------ pool
@@ -441,10 +455,8 @@ class SearchBot(Bot):
     """Determinized search within a time budget per decision (default
     0.5 s), on this process and ``workers - 1`` others (default: one per
     core). With ``iterations`` it searches that many deals per process
-    instead, whatever the time (repeatable for a given seed). ``z``: how
-    many standard errors an action must gain over the heuristic's choice;
-    ``search_bids`` / ``search_play`` off leave that phase to the heuristic
-    (for measuring where the search gains)."""
+    instead, whatever the time (repeatable for a given seed). ``options``:
+    see :class:`SearchOptions`."""
 
     name = "search"
     uses_processes = True
@@ -456,9 +468,7 @@ class SearchBot(Bot):
         budget_ms: int | None = None,
         workers: int | None = None,
         iterations: int | None = None,
-        z: float = Z_SCORE,
-        search_bids: bool = True,
-        search_play: bool = True,
+        options: SearchOptions | None = None,
     ) -> None:
         super().__init__(seed=seed, budget_ms=budget_ms)
         if workers is None and iterations is not None:
@@ -470,9 +480,10 @@ class SearchBot(Bot):
         self._rng = random.Random(seed)
         self._fallback = HeuristicBot()
         self.last: Tally | None = None
-        self.z = z
-        self.search_bids = search_bids
-        self.search_play = search_play
+        options = options or SearchOptions()
+        self.z = options.z
+        self.search_bids = options.search_bids
+        self.search_play = options.search_play
         if self.workers > 1:
             _pool(self.workers - 1)  # start the workers now, not on move one
 
@@ -511,6 +522,10 @@ class SearchBot(Bot):
         """Milliseconds per decision (``budget_ms``, default 500)."""
         return DEFAULT_BUDGET_MS if self.budget_ms is None else max(1, self.budget_ms)
 
+    def sampler(self, view: View) -> Sampler | None:
+        """What deals the hidden cards of ``view`` (``None``: the default)."""
+        return None
+
     def search(self, view: View) -> Tally:
         """The tally of every candidate action in ``view``, within the
         budget (or ``iterations`` deals)."""
@@ -522,14 +537,14 @@ class SearchBot(Bot):
         else:
             deadline = time.monotonic() + max(1.0, self.budget * _SAFETY - 3.0) / 1000.0
             max_deals = 1_000_000
+        limits = Limits(deadline, max_deals, exact, self.sampler(view))
         futures: list[Future[Tally]] = []
         if self.workers > 1:
             pool = _pool(self.workers - 1)
             futures = [
-                pool.submit(evaluate, view, seed + i + 1, deadline, max_deals, exact)
-                for i in range(self.workers - 1)
+                pool.submit(evaluate, view, seed + i + 1, limits) for i in range(self.workers - 1)
             ]
-        tally = evaluate(view, seed, deadline, max_deals, exact)
+        tally = evaluate(view, seed, limits)
         for f in futures:
             tally.merge(f.result())
         return tally

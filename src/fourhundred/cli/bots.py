@@ -194,7 +194,7 @@ def analyse(  # noqa: PLR0917 - one parameter per command-line option
     from rich.console import Console
     from rich.progress import Progress
 
-    from fourhundred.bots.analysis import analyse_record
+    from fourhundred.bots.analysis import AnalysisOptions, analyse_record
     from fourhundred.engine import RecordError
 
     if calibration is not None:
@@ -219,7 +219,9 @@ def analyse(  # noqa: PLR0917 - one parameter per command-line option
             progress.update(task, completed=done, total=total)
 
         try:
-            result = analyse_record(data, hand=hand, deals=deals, seed=seed, progress=tick)
+            result = analyse_record(
+                data, AnalysisOptions(deals=deals, seed=seed), hand=hand, progress=tick
+            )
         except RecordError as e:
             raise fail(f"not a valid game record: {e}") from None
         except ValueError as e:
