@@ -15,6 +15,7 @@ ROOT = Path(__file__).resolve().parents[2]
 MODULES = [
     "fourhundred.bots.knowledge",
     "fourhundred.bots.heuristic",
+    "fourhundred.bots.heuristic_bidding",
     "fourhundred.bots.sampling",
     "fourhundred.bots.solver",
     "fourhundred.bots.protocol",
