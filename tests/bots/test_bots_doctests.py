@@ -18,6 +18,7 @@ MODULES = [
     "fourhundred.bots.heuristic_bidding",
     "fourhundred.bots.sampling",
     "fourhundred.bots.solver",
+    "fourhundred.bots.tally",
     "fourhundred.bots.protocol",
 ]
 

@@ -27,25 +27,22 @@ the time (for tests and analysis: repeatable).
 from __future__ import annotations
 
 import atexit
-import math
 import multiprocessing
 import os
 import random
 import time
 from collections.abc import Callable, Mapping
 from concurrent.futures import Future, ProcessPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Final
 
 from fourhundred import env
 from fourhundred.engine import (
     BID_BASE,
-    SHOWN_VOID,
     Action,
     GameState,
     Phase,
     View,
-    bid_value,
     state_from_view,
     team_of,
 )
@@ -53,15 +50,16 @@ from fourhundred.engine import (
 from ._proc import die_with_parent
 from .base import Bot
 from .heuristic import (
-    GAME_BONUS,
     HeuristicBot,
     choose_card,
     estimate_tricks,
     heuristic_bid,
 )
 from .knowledge import ABOVE, Knowledge
+from .rollout import rollout, team_value, voids_after
 from .sampling import sample_hands
 from .solver import Scorer, distinct_cards, solve_root
+from .tally import Tally, pick
 
 __all__ = [
     "DEFAULT_BUDGET_MS",
@@ -75,6 +73,7 @@ __all__ = [
     "exact_tricks_for",
     "pick",
     "representative",
+    "rollout",
 ]
 
 Sampler = Callable[[Knowledge, random.Random], list[int]]
@@ -125,125 +124,7 @@ def exact_tricks_for(budget_ms: float) -> int:
     return 3
 
 
-@dataclass(slots=True)
-class Tally:
-    """The team value of each candidate action on each sampled deal (every
-    candidate is valued on the same deals, in the same order, so values can
-    be compared deal by deal)."""
-
-    values: dict[int, list[float]] = field(default_factory=dict)
-    deals: int = 0
-
-    def add(self, action: int, value: float) -> None:
-        self.values.setdefault(action, []).append(value)
-
-    def merge(self, other: Tally) -> None:
-        for a, vs in other.values.items():
-            self.values.setdefault(a, []).extend(vs)
-        self.deals += other.deals
-
-    @property
-    def counts(self) -> dict[int, int]:
-        return {a: len(vs) for a, vs in self.values.items()}
-
-    def mean(self, action: int) -> float:
-        vs = self.values.get(action)
-        return sum(vs) / len(vs) if vs else float("-inf")
-
-    def edge(self, action: int, over: int, z: float) -> float:
-        """How much better ``action`` is than ``over``, deal by deal: the
-        mean difference less ``z`` standard errors (``-inf`` when the deals
-        are too few to tell)."""
-        a = self.values.get(action, [])
-        b = self.values.get(over, [])
-        n = min(len(a), len(b))
-        if n < 2:
-            return float("-inf")
-        d = [a[i] - b[i] for i in range(n)]
-        m = sum(d) / n
-        var = sum((x - m) ** 2 for x in d) / (n - 1)
-        return m - z * math.sqrt(var / n)
-
-
-# ---------------------------------------------------------------- rollouts
-
-
-def _team_value(state: GameState, base: list[int], team: int) -> float:
-    """The 400 value of a finished hand for ``team``."""
-    sc = state.scores
-    d = [sc[s] - base[s] for s in range(4)]
-    v = float(d[team] + d[team + 2] - d[1 - team] - d[3 - team])
-    if state.phase is Phase.OVER and state.winner is not None:
-        bonus = 2 * GAME_BONUS if not any(d) else GAME_BONUS
-        v += bonus if state.winner == team else -bonus
-    return v
-
-
-def rollout(state: GameState, gone: int, voids: list[int]) -> None:
-    """Play ``state`` (in the play phase) to the end of the hand with the
-    heuristic policy for every seat. ``gone`` and ``voids`` are the public
-    knowledge so far (updated as cards fall)."""
-    st = state.settings
-    sc = state.scores
-    bids = list(state.bids)
-    values = [
-        0 if b in (0, 13) else (60 if b == 13 else bid_value(st, b, sc[s]))
-        for s, b in enumerate(bids)
-    ]
-    legal = state.legal_mask()
-    trick = state.current_trick
-    while True:
-        seat = state.turn
-        c = choose_card(
-            seat,
-            state.hand(seat),
-            legal,
-            trick,
-            gone,
-            voids,
-            bids,
-            state.tricks_won,
-            values,
-            13 - state.n_tricks,
-        )
-        if trick:
-            voids[seat] |= SHOWN_VOID[trick[0]][c]
-            trick.append(c)
-        else:
-            trick = [c]
-        gone |= 1 << c
-        legal = state.play_unchecked(c)
-        if not legal:
-            return
-        if len(trick) == 4:
-            trick = []
-
-
-def _voids_after(voids: list[int], trick: list[int], seat: int, c: int) -> list[int]:
-    out = voids[:]
-    if trick:
-        out[seat] |= SHOWN_VOID[trick[0]][c]
-    return out
-
-
 # ---------------------------------------------------------------- search
-
-
-def pick(tally: Tally, prior: int, z: float) -> int:
-    """The action to take: ``prior`` (the heuristic's choice) unless another
-    action beats it deal by deal by more than ``z`` standard errors; then the
-    one that beats it by the most."""
-    if prior not in tally.values:
-        return max(tally.values, key=tally.mean, default=prior)
-    best = prior
-    best_edge = 0.0
-    for a in sorted(tally.values):
-        if a == prior:
-            continue
-        e = tally.edge(a, prior, z)
-        if e > best_edge:
-            best, best_edge = a, e
-    return best
 
 
 def representative(card: int, candidates: Mapping[int, object], k: Knowledge) -> int:
@@ -309,10 +190,10 @@ def _evaluate_play(view: View, k: Knowledge, rng: random.Random, limits: Limits)
             scores = list(base.scores)
             for c in cands:
                 s = base.clone()
-                voids = _voids_after(k.voids, k.trick, k.seat, c)
+                voids = voids_after(k.voids, k.trick, k.seat, c)
                 if s.play_unchecked(c):
                     rollout(s, k.gone | (1 << c), voids)
-                tally.add(c, _team_value(s, scores, team))
+                tally.add(c, team_value(s, scores, team))
         tally.deals += 1
         per_deal = (time.monotonic() - start) / tally.deals
     return tally
