@@ -249,7 +249,7 @@ def _print_analysis(result: dict[str, Any]) -> None:
 
 
 def calibrate(
-    hands: Annotated[int, typer.Argument(min=1, help="Self-play hands.")],
+    hands: Annotated[int, typer.Argument(min=1, metavar="HANDS", help="Self-play hands.")],
     seed: Annotated[int, typer.Option("--seed", help="Seed of the self-play games.")] = 0,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
 ) -> None:
