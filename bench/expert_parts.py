@@ -19,21 +19,21 @@ from typing import Any
 
 from fourhundred.bots import BOTS
 from fourhundred.bots.arena import ArenaConfig, run_arena
-from fourhundred.bots.expert import ExpertBot
+from fourhundred.bots.expert import ExpertBot, ExpertOptions
 from fourhundred.engine import preset
 
-VARIANTS: dict[str, dict[str, Any]] = {
-    "no-inference": {"inference": False},
-    "no-learned-bids": {"learned_bids": False},
-    "full": {"inference": True},
-    "cheap-inference": {"inference": True, "inference_window": 2},
+VARIANTS: dict[str, ExpertOptions] = {
+    "no-inference": ExpertOptions(inference=False),
+    "no-learned-bids": ExpertOptions(learned_bids=False),
+    "full": ExpertOptions(inference=True),
+    "cheap-inference": ExpertOptions(inference=True, inference_window=2),
 }
 
 
-def _variant(name: str, options: dict[str, Any]) -> type[ExpertBot]:
+def _variant(name: str, options: ExpertOptions) -> type[ExpertBot]:
     class Variant(ExpertBot):
         def __init__(self, **kw: Any) -> None:
-            super().__init__(**kw, **options)
+            super().__init__(**kw, options=options)
 
     Variant.name = f"expert-{name}"
     return Variant

@@ -9,7 +9,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from fourhundred.bots import make_bot
-from fourhundred.bots.analysis import analyse_record
+from fourhundred.bots.analysis import AnalysisOptions, analyse_record
 from fourhundred.bots.arena import ArenaConfig, play_pair, run_arena
 from fourhundred.engine import GameState, Phase, preset, record_from_state, view_for
 
@@ -103,7 +103,7 @@ def _one_hand_record(seed: int) -> dict[str, object] | None:
 
 def test_analysis_names_the_search_bid_and_costly_cards() -> None:
     record = next(r for r in map(_one_hand_record, range(30)) if r is not None)
-    result = analyse_record(record, hand=0, deals=6, workers=1)
+    result = analyse_record(record, AnalysisOptions(deals=6, workers=1), hand=0)
     [hand] = result["hands"]
     assert hand["hand"] == 0
     assert [s["seat"] for s in hand["seats"]] == [0, 1, 2, 3]

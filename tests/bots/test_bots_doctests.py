@@ -15,8 +15,10 @@ ROOT = Path(__file__).resolve().parents[2]
 MODULES = [
     "fourhundred.bots.knowledge",
     "fourhundred.bots.heuristic",
+    "fourhundred.bots.heuristic_bidding",
     "fourhundred.bots.sampling",
     "fourhundred.bots.solver",
+    "fourhundred.bots.tally",
     "fourhundred.bots.protocol",
 ]
 

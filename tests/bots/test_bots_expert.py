@@ -8,7 +8,7 @@ import random
 
 from fourhundred.bots import BOTS, make_bot
 from fourhundred.bots.bidder import chance_of_making, make_chances, model_bid
-from fourhundred.bots.expert import ExpertBot
+from fourhundred.bots.expert import ExpertBot, ExpertOptions
 from fourhundred.bots.heuristic import HeuristicBot
 from fourhundred.bots.inference import PlayInference
 from fourhundred.bots.knowledge import Knowledge
@@ -108,5 +108,5 @@ def test_inference_from_play_is_used_from_its_budget() -> None:
     assert not ExpertBot(budget_ms=50, workers=1).infers
     assert ExpertBot(budget_ms=INFERENCE_FROM_MS, workers=1).infers
     assert ExpertBot(iterations=5).infers
-    assert ExpertBot(budget_ms=50, workers=1, inference=True).infers
-    assert not ExpertBot(budget_ms=1000, workers=1, inference=False).infers
+    assert ExpertBot(budget_ms=50, workers=1, options=ExpertOptions(inference=True)).infers
+    assert not ExpertBot(budget_ms=1000, workers=1, options=ExpertOptions(inference=False)).infers

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from fourhundred.bots import LEVELS, BeginnerBot, ExpertBot, HeuristicBot, make_level
-from fourhundred.bots.analysis import analyse_record, iter_analysis
+from fourhundred.bots.analysis import AnalysisOptions, analyse_record, iter_analysis
 from fourhundred.bots.hints import hint
 from fourhundred.bots.levels import BEGINNER_BID_MISTAKES, BEGINNER_CARD_MISTAKES
 from fourhundred.engine import BID_BASE, GameState, Phase, record_from_state, view_for
@@ -101,8 +101,8 @@ def test_analysis_streams_hand_by_hand_as_the_whole_analysis_says() -> None:
             seed += 1
         s.apply(h.choose(view_for(s, s.turn)))
     record = record_from_state(s).to_dict()
-    streamed = list(iter_analysis(record, deals=3, workers=1))
-    whole = analyse_record(record, deals=3, workers=1)["hands"]
+    streamed = list(iter_analysis(record, AnalysisOptions(deals=3, workers=1)))
+    whole = analyse_record(record, AnalysisOptions(deals=3, workers=1))["hands"]
     assert streamed == whole
     assert [x["hand"] for x in streamed] == sorted({x["hand"] for x in whole})
     for hand in streamed:

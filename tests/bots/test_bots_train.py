@@ -78,7 +78,7 @@ def test_train_and_calibration_commands(tmp_path: Path) -> None:
     assert "trained tricks" in proc.stdout
     assert TrickModel.load(out / "tricks.npz").w1.shape == (N_FEATURES, 4)
     proc = subprocess.run(
-        [sys.executable, "-m", "fourhundred.cli", "analyse", "--calibration", "30", "--json"],
+        [sys.executable, "-m", "fourhundred.cli", "calibrate", "30", "--json"],
         capture_output=True, text=True, timeout=300, check=True,
     )  # fmt: skip
     report = json.loads(proc.stdout)

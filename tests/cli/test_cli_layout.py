@@ -18,7 +18,18 @@ from fourhundred.cli import COMMAND_MODULES, app
 PACKAGE = Path(fourhundred.__file__).resolve().parent
 CLI = PACKAGE / "cli"
 BELOW_CLI = ("engine", "bots", "server", "store")
-COMMANDS = {"replay", "serve", "db", "arena", "analyse", "bot", "train", "play", "loadtest"}
+COMMANDS = {
+    "replay",
+    "serve",
+    "db",
+    "arena",
+    "analyse",
+    "calibrate",
+    "bot",
+    "train",
+    "play",
+    "loadtest",
+}
 
 
 def imports_in(text: str, package: str) -> list[tuple[int, str]]:

@@ -349,10 +349,12 @@ def build_scenes(*, analysis: bool = False) -> dict[str, dict[str, Any]]:
     # the test pages answer from this record through the server's code).
     scenes["replay"] = {"screen": "replay", "game": game, "record": record, "analysis": None}
     if analysis:
-        from fourhundred.bots.analysis import analyse_record
+        from fourhundred.bots.analysis import AnalysisOptions, analyse_record
 
         # Few deals per decision keep this quick; one worker keeps it repeatable.
-        scenes["replay"]["analysis"] = analyse_record(record, deals=6, seed=1, workers=1)
+        scenes["replay"]["analysis"] = analyse_record(
+            record, AnalysisOptions(deals=6, seed=1, workers=1)
+        )
 
     waiting = "waiting"
     scenes["lobby"] = {

@@ -13,17 +13,16 @@ the learned bidder.
 
 from __future__ import annotations
 
-import time
-from concurrent.futures import Future
+from dataclasses import dataclass
 from typing import Final
 
 from fourhundred.engine import BID_BASE, Action, View
 
 from .inference import PlayInference
 from .knowledge import Knowledge
-from .search import _SAFETY, SearchBot, Tally, _pool, evaluate, exact_tricks_for, pick
+from .search import Sampler, SearchBot, SearchOptions, pick
 
-__all__ = ["INFERENCE_FROM_MS", "ExpertBot"]
+__all__ = ["INFERENCE_FROM_MS", "ExpertBot", "ExpertOptions"]
 
 INFERENCE_FROM_MS: Final = 250
 """Budgets from which the deals are drawn with the inference from play. At
@@ -32,14 +31,23 @@ was level with the search, without it ahead); from 250 ms the search has
 five times the deals. Above 50 ms this threshold has not been measured."""
 
 
+@dataclass(frozen=True, slots=True)
+class ExpertOptions(SearchOptions):
+    """The search's options and the expert's own. ``inference``: draw the
+    deals with the inference from play (default ``None``: from a budget of
+    ``INFERENCE_FROM_MS``, and with ``iterations``); off leaves them to the
+    search's own sampler. ``inference_window``: judge only the plays of the
+    last tricks (cheaper). ``learned_bids`` off keeps the heuristic's bid as
+    the prior (for measuring what each part adds)."""
+
+    inference: bool | None = None
+    learned_bids: bool = True
+    inference_window: int | None = None
+
+
 class ExpertBot(SearchBot):
     """The strongest built-in bot (see the module's description). Takes the
-    search's options. ``inference``: draw the deals with the inference from
-    play (default: from a budget of ``INFERENCE_FROM_MS``, and with
-    ``iterations``); off leaves them to the search's own sampler.
-    ``inference_window``: judge only the plays of the last tricks (cheaper).
-    ``learned_bids`` off keeps the heuristic's bid as the prior (for
-    measuring what each part adds)."""
+    search's arguments; ``options``: see :class:`ExpertOptions`."""
 
     name = "expert"
 
@@ -50,14 +58,15 @@ class ExpertBot(SearchBot):
         budget_ms: int | None = None,
         workers: int | None = None,
         iterations: int | None = None,
-        inference: bool | None = None,
-        learned_bids: bool = True,
-        inference_window: int | None = None,
+        options: ExpertOptions | None = None,
     ) -> None:
-        super().__init__(seed=seed, budget_ms=budget_ms, workers=workers, iterations=iterations)
-        self.inference = inference
-        self.learned_bids = learned_bids
-        self.inference_window = inference_window
+        options = options or ExpertOptions()
+        super().__init__(
+            seed=seed, budget_ms=budget_ms, workers=workers, iterations=iterations, options=options
+        )
+        self.inference = options.inference
+        self.learned_bids = options.learned_bids
+        self.inference_window = options.inference_window
 
     def choose(self, view: View) -> Action:
         if view.phase != "bid" or not self.learned_bids or view.legal is None:
@@ -83,27 +92,8 @@ class ExpertBot(SearchBot):
             return self.inference
         return self.iterations is not None or self.budget >= INFERENCE_FROM_MS
 
-    def search(self, view: View) -> Tally:
-        """As :meth:`SearchBot.search`, with the inference sampler in play."""
-        seed = self._rng.getrandbits(63)
-        exact = exact_tricks_for(self.budget)
-        if self.iterations is not None:
-            deadline = float("inf")
-            max_deals = self.iterations
-        else:
-            deadline = time.monotonic() + max(1.0, self.budget * _SAFETY - 3.0) / 1000.0
-            max_deals = 1_000_000
-        sampler = None
+    def sampler(self, view: View) -> Sampler | None:
+        """The inference from play's sampler while it plays (see :attr:`infers`)."""
         if self.infers and view.phase == "play":
-            sampler = PlayInference(view, window=self.inference_window)
-        futures: list[Future[Tally]] = []
-        if self.workers > 1:
-            pool = _pool(self.workers - 1)
-            futures = [
-                pool.submit(evaluate, view, seed + i + 1, deadline, max_deals, exact, sampler)
-                for i in range(self.workers - 1)
-            ]
-        tally = evaluate(view, seed, deadline, max_deals, exact, sampler)
-        for f in futures:
-            tally.merge(f.result())
-        return tally
+            return PlayInference(view, window=self.inference_window)
+        return None

@@ -116,28 +116,29 @@ class ExternalBot(Bot):
         threading.Thread(
             target=_log_stderr, args=(self._proc.stderr, self.argv[0]), daemon=True
         ).start()
-        if not self._send({"type": "hello", "protocol": PROTOCOL}):
+        if self._send({"type": "hello", "protocol": PROTOCOL}):
+            self._await_ready()
+
+    def _await_ready(self) -> None:
+        """Read the answer to hello: the program's name and author, or the
+        reason to replace it."""
+        line = self._next_line(time.monotonic() + self.hello_timeout)
+        if line is None:
+            self._replace(f"no answer to hello within {self.hello_timeout:g} s")
             return
-        deadline = time.monotonic() + self.hello_timeout
-        while True:
-            line = self._next_line(deadline)
-            if line is None:
-                self._replace(f"no answer to hello within {self.hello_timeout:g} s")
-                return
-            if line is _EOF:
-                self._replace("exited before answering hello")
-                return
-            try:
-                msg = json.loads(str(line))
-            except json.JSONDecodeError:
-                self._replace(f"answered hello with {str(line).strip()[:80]!r}, not JSON")
-                return
-            if isinstance(msg, dict) and msg.get("type") == "ready":
-                self.bot_name = str(msg.get("name", "")) or None
-                self.author = str(msg.get("author", "")) or None
-                return
-            self._replace(f"answered hello with {str(line).strip()[:80]!r}, not ready")
+        if line is _EOF:
+            self._replace("exited before answering hello")
             return
+        try:
+            msg = json.loads(str(line))
+        except json.JSONDecodeError:
+            self._replace(f"answered hello with {str(line).strip()[:80]!r}, not JSON")
+            return
+        if isinstance(msg, dict) and msg.get("type") == "ready":
+            self.bot_name = str(msg.get("name", "")) or None
+            self.author = str(msg.get("author", "")) or None
+            return
+        self._replace(f"answered hello with {str(line).strip()[:80]!r}, not ready")
 
     def _next_line(self, deadline: float) -> object | None:
         """The next line, ``_EOF``, or ``None`` once ``deadline`` passes."""
@@ -203,15 +204,8 @@ class ExternalBot(Bot):
         if self.replaced is not None or self._proc is None:
             return self._fallback.choose(view)
         fallback = timeout_action_of(view)
-        # Throw away late answers to earlier acts (already counted).
-        while True:
-            try:
-                stale = self._lines.get_nowait()
-            except queue.Empty:
-                break
-            if stale is _EOF:
-                self._replace("exited")
-                return self._fallback.choose(view)
+        if not self._drain_stale():
+            return self._fallback.choose(view)
         self._id += 1
         budget = self.budget_ms if self.budget_ms is not None else DEFAULT_BUDGET_MS
         if not self._send(
@@ -227,23 +221,42 @@ class ExternalBot(Bot):
             if line is _EOF:
                 self._replace("exited")
                 return self._fallback.choose(view)
-            text = str(line).strip()
+            action = self._answer(str(line).strip(), view, fallback)
+            if action is not None:
+                return action
+
+    def _drain_stale(self) -> bool:
+        """Throw away late answers to earlier acts (already counted); False
+        if the program has exited meanwhile (it is then replaced)."""
+        while True:
             try:
-                msg = json.loads(text)
-            except json.JSONDecodeError:
-                self._fault(f"malformed answer {text[:80]!r}")
-                return fallback
-            msg_id = msg.get("id") if isinstance(msg, dict) else None
-            if type(msg_id) is int and msg_id < self._id:
-                continue  # a late answer to an earlier act, already counted
-            if msg_id != self._id:
-                self._fault(f"answer for the wrong id {msg_id!r}")
-                return fallback
-            try:
-                return answer_to_action(msg, view)
-            except ProtocolError as e:
-                self._fault(str(e))
-                return fallback
+                stale = self._lines.get_nowait()
+            except queue.Empty:
+                return True
+            if stale is _EOF:
+                self._replace("exited")
+                return False
+
+    def _answer(self, text: str, view: View, fallback: Action) -> Action | None:
+        """The action an answer line gives for the current act: its action,
+        ``fallback`` for a faulty answer, or ``None`` for a late
+        answer to an earlier act (read on)."""
+        try:
+            msg = json.loads(text)
+        except json.JSONDecodeError:
+            self._fault(f"malformed answer {text[:80]!r}")
+            return fallback
+        msg_id = msg.get("id") if isinstance(msg, dict) else None
+        if type(msg_id) is int and msg_id < self._id:
+            return None  # a late answer to an earlier act, already counted
+        if msg_id != self._id:
+            self._fault(f"answer for the wrong id {msg_id!r}")
+            return fallback
+        try:
+            return answer_to_action(msg, view)
+        except ProtocolError as e:
+            self._fault(str(e))
+            return fallback
 
     def observe(self, view: View) -> None:
         if self.replaced is None:

@@ -1,11 +1,8 @@
 """The heuristic bot: fast rules that know 400 (well under 1 ms a decision).
 
-**Bidding** estimates the tricks the hand takes (honours, trump length,
-ruffing chances), turns that into a probability of making each bid, and
-picks the bid of highest expected value using the real bid values in the
-view, the game situation (a bid that wins the game, a partner at or below
-zero, opponents about to win) and the required total (the dealer keeps a
-good hand in play and throws a bad one in).
+**Bidding** (:mod:`.heuristic_bidding`, its names importable from here too)
+estimates the tricks the hand takes and picks the bid of highest expected
+value.
 
 **Play** counts cards (the cards gone, which card is the top one left in each
 suit), infers voids from failures to follow, and reads all four bids: it
@@ -15,28 +12,28 @@ that hurts, and manages trumps (draws them with the top hearts, ruffs with
 the cheapest heart that holds, keeps hearts when they are not needed).
 
 :func:`choose_card` works on plain masks so that the search bot's rollouts
-use the very same policy on its sampled deals.
+use the very same policy on its sampled deals. Leading, needing tricks,
+with the top heart left:
+
+>>> from fourhundred.engine import mask_of, parse_card
+>>> hand = mask_of(parse_card(c) for c in ("AH", "2C"))
+>>> card = choose_card(0, hand, hand, [], 0, [0] * 4, [1, 0, 0, 0], [0] * 4, [1] * 4, 2)
+>>> card == parse_card("AH")
+True
 """
 
 from __future__ import annotations
 
-import math
-from typing import Final
-
-from fourhundred.engine import (
-    BEATERS,
-    BID_BASE,
-    REDEAL,
-    SEAT_AFTER,
-    Action,
-    View,
-    bid_value,
-    partner_of,
-    team_of,
-)
-from fourhundred.engine.scoring import qualifies
+from fourhundred.engine import BEATERS, BID_BASE, REDEAL, SEAT_AFTER, Action, View
 
 from .base import Bot
+from .heuristic_bidding import (
+    GAME_BONUS,
+    bid_from_distribution,
+    estimate_tricks,
+    heuristic_bid,
+    trick_distribution,
+)
 from .knowledge import (
     ABOVE,
     FULL,
@@ -50,6 +47,7 @@ from .knowledge import (
     top_card,
     winner_index,
 )
+from .knowledge import SIDE_SUITS as _SIDE
 
 __all__ = [
     "GAME_BONUS",
@@ -57,188 +55,9 @@ __all__ = [
     "bid_from_distribution",
     "choose_card",
     "estimate_tricks",
+    "heuristic_bid",
     "trick_distribution",
 ]
-
-GAME_BONUS: Final = 30
-"""What winning (or losing) the game is worth, in points, when a decision
-can decide it. Large enough to dominate a single bid's value."""
-
-_SIDE: Final = (0, 1, 3)
-_SQRT2: Final = math.sqrt(2.0)
-
-
-# --------------------------------------------------------------- bidding
-
-
-def estimate_tricks(hand: int) -> float:
-    """The tricks a 13-card hand is expected to take when its holder plays
-    for tricks (hearts are trumps).
-
-    >>> from fourhundred.engine import mask_of, parse_card
-    >>> strong = mask_of(parse_card(c) for c in
-    ...     "AH KH QH JH TH 9H AS KS AD KD AC KC QC".split())
-    >>> estimate_tricks(strong) > 10
-    True
-    """
-    h = hand & HEARTS
-    nh = h.bit_count()
-    hr = h >> 26  # heart ranks as bits 0..12
-    e = 0.0
-    # Trump honours, worth more with length to guard them.
-    if hr & (1 << 12):
-        e += 1.0
-    if hr & (1 << 11):
-        e += 0.85 if nh >= 2 else 0.3
-    if hr & (1 << 10):
-        e += 0.65 if nh >= 3 else 0.15
-    if hr & (1 << 9):
-        e += 0.4 if nh >= 4 else 0.05
-    if nh >= 5 and hr & (1 << 8):
-        e += 0.2
-    # Long trumps win tricks once the others' hearts are gone.
-    if nh > 3:
-        e += 0.75 * (nh - 3)
-    spare = max(0, nh - 2)
-    for s in _SIDE:
-        m = (hand >> (13 * s)) & 0x1FFF
-        n = m.bit_count()
-        if n == 0:
-            e += 0.6 * min(spare, 2)
-            spare = max(0, spare - 2)
-            continue
-        if n == 1:
-            if spare:
-                e += 0.4
-                spare -= 1
-        elif n == 2 and spare:
-            e += 0.15
-        ace, king, queen, jack = m & 4096, m & 2048, m & 1024, m & 512
-        if ace:
-            e += 0.95 if n <= 5 else (0.8 if n == 6 else 0.6)
-        if king:
-            if n >= 2:
-                e += 0.75 if ace else 0.5
-                if n >= 6:
-                    e -= 0.15
-            else:
-                e += 0.15
-        if queen:
-            if n >= 3:
-                e += 0.45 if (ace or king) else 0.3
-                if ace and king:
-                    e += 0.15
-            elif n == 2 and (ace or king):
-                e += 0.15
-        if jack and n >= 4 and (ace or king) and queen:
-            e += 0.2
-        if n >= 5:
-            e += (0.25 if nh >= 4 else 0.1) * (n - 4)
-    return e
-
-
-def trick_distribution(expected: float, sd: float = 1.1) -> list[float]:
-    """``p[b]``: the chance of taking at least ``b`` tricks (b = 0..13) when
-    ``expected`` tricks are expected, from a normal approximation.
-
-    >>> p = trick_distribution(4.0)
-    >>> p[0], round(p[4], 2), p[4] > p[5]
-    (1.0, 0.68, True)
-    """
-    out = [1.0]
-    for b in range(1, 14):
-        z = (b - 0.5 - expected) / sd
-        out.append(0.5 * math.erfc(z / _SQRT2))
-    return out
-
-
-def bid_from_distribution(k: Knowledge, legal: tuple[int, ...], p_make: list[float]) -> int:
-    """The bid of highest expected value given ``p_make[b]``, the chance of
-    taking at least ``b`` tricks. Uses the real bid values and the game
-    situation; the dealer chooses between keeping the hand in play and
-    throwing it in."""
-    st = k.settings
-    seat = k.seat
-    partner = partner_of(seat)
-    scores = k.scores
-    target = st.target
-    floor = 1 if st.partner_rule == "positive" else 0
-    my_score = scores[seat]
-    p_score = scores[partner]
-    n_bid = sum(1 for b in k.bids if b)
-    last = n_bid == 3
-    others = sum(k.bids)
-
-    # What the other bids already made mean for us if the hand is played:
-    # the partner's expected gain counts for us, the opponents' against us,
-    # and a bid that would win the game counts for much more. Whether a bid
-    # wins the game is the engine's rule (``qualifies``), asked of ``after``:
-    # the scores with one seat's bid made.
-    after = list(scores)
-    context = 0.0
-    for s in range(4):
-        b = k.bids[s]
-        if not b or s == seat:
-            continue
-        if b == 13:
-            sign = 1.0 if s == partner else -1.0
-            context += sign * GAME_BONUS * 0.5
-            continue
-        v = k.values[s]
-        gain = 0.4 * v
-        after[s] = scores[s] + v
-        if qualifies(st, after, team_of(s)):
-            gain += 0.6 * GAME_BONUS
-        after[s] = scores[s]
-        context += gain if s == partner else -gain
-    best_bid = legal[0]
-    best_eu = -1e9
-    team = team_of(seat)
-    won_already = qualifies(st, scores, team)
-    for b in legal:
-        if b == 13:
-            p = p_make[13]
-            eu = (2 * p - 1) * 2 * GAME_BONUS
-            if p < 0.9:
-                continue
-        else:
-            v = _value(k, b)
-            p = p_make[b]
-            win_bonus = 0.0
-            after[seat] = my_score + v
-            if not won_already and qualifies(st, after, team):
-                win_bonus = GAME_BONUS
-            # Failing from a low score can leave the partner unable to win.
-            fail_cost = float(v)
-            if p_score >= target - 5 and my_score - v < floor <= my_score:
-                fail_cost += 0.3 * GAME_BONUS
-            eu = p * (v + win_bonus) - (1 - p) * fail_cost
-        if last and others + b < k.required:
-            eu = 0.0  # thrown in: nothing changes
-        else:
-            eu += context if last else 0.0
-        # Prefer the lower bid on near ties: fewer tricks promised leaves
-        # more for the partner.
-        if eu > best_eu + 1e-9:
-            best_eu = eu
-            best_bid = b
-    return best_bid
-
-
-def _value(k: Knowledge, b: int) -> int:
-    return bid_value(k.settings, b, k.scores[k.seat])
-
-
-def heuristic_bid(k: Knowledge, legal: tuple[int, ...]) -> int:
-    """The heuristic's bid for the seat of ``k``."""
-    # Calibrated on heuristic self-play: the raw estimate runs a little low.
-    e = estimate_tricks(k.hand) * 1.05 + 0.2
-    # The first bidders cannot see the total yet; a partner's high bid
-    # means fewer of the outside honours will fall our way.
-    partner_bid = k.bids[partner_of(k.seat)]
-    if partner_bid >= 5:
-        e -= 0.2 * (partner_bid - 4)
-    return bid_from_distribution(k, legal, trick_distribution(e))
 
 
 # ------------------------------------------------------------------ play
@@ -292,7 +111,7 @@ def _discard(hand: int, legal: int, outstanding: int, need_me: int, help_partner
     return best
 
 
-def choose_card(  # noqa: PLR0917 - positional on the rollouts' hot path
+def choose_card(  # noqa: C901, PLR0911, PLR0912, PLR0913, PLR0915, PLR0917 - the play's decision table, one flat function with plain positional arguments: the rollouts call it for every card
     seat: int,
     hand: int,
     legal: int,
@@ -392,7 +211,7 @@ def choose_card(  # noqa: PLR0917 - positional on the rollouts' hot path
     return lose()
 
 
-def _lead(  # noqa: PLR0917 - positional on the rollouts' hot path
+def _lead(  # noqa: C901, PLR0911, PLR0912, PLR0913, PLR0915, PLR0917 - the lead's decision table, flat and positional: called from choose_card on the rollouts' hot path
     seat: int,
     hand: int,
     legal: int,

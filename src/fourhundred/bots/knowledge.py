@@ -55,6 +55,8 @@ BELOW: Final[tuple[int, ...]] = tuple(SUIT_MASKS[c // 13] & ((1 << c) - 1) for c
 """``BELOW[c]``: the cards of ``c``'s suit that it outranks."""
 _NEXT: Final = tuple(next_seat(s) for s in range(4))
 """``_NEXT[seat]``: the engine's ``next_seat``, looked up (per card played)."""
+SIDE_SUITS: Final = (0, 1, 3)
+"""The suits other than hearts (the trumps)."""
 SUIT_OF: Final[tuple[int, ...]] = tuple(c // 13 for c in range(52))
 RANK_OF: Final[tuple[int, ...]] = tuple(c % 13 for c in range(52))
 

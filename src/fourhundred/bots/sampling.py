@@ -21,9 +21,10 @@ from __future__ import annotations
 
 import math
 import random
+from dataclasses import dataclass
 from typing import Final
 
-from fourhundred.engine import lowest_bid
+from fourhundred.engine import cards_of, lowest_bid
 
 from .heuristic import estimate_tricks
 from .knowledge import SUIT_MASKS, Knowledge
@@ -90,6 +91,34 @@ def _deal_once(k: Knowledge, rng: random.Random, others: tuple[int, ...]) -> lis
     return hands
 
 
+@dataclass(frozen=True, slots=True)
+class _Hall:
+    """Hall's condition for placing the hidden cards: for every set of the
+    other seats (``subsets``, as seat bits), the cards only those seats may
+    hold (by ``elig_bits``: the seats that may hold each suit) fit in their
+    room."""
+
+    subsets: list[int]
+    elig_bits: list[int]
+    others: tuple[int, ...]
+
+    def feasible(self, left: list[int], cap: list[int]) -> bool:
+        """Whether ``left[suit]`` cards of each suit still fit the seats'
+        ``cap``."""
+        for m in self.subsets:
+            need = 0
+            for suit in range(4):
+                if left[suit] and self.elig_bits[suit] & ~m == 0:
+                    need += left[suit]
+            room = 0
+            for s in self.others:
+                if m >> s & 1:
+                    room += cap[s]
+            if need > room:
+                return False
+        return True
+
+
 def _deal_careful(k: Knowledge, rng: random.Random, others: tuple[int, ...]) -> list[int] | None:
     """A deal that never runs into a dead end: each card goes to a seat only
     if the cards left can still be placed (Hall's condition over the sets
@@ -102,30 +131,14 @@ def _deal_careful(k: Knowledge, rng: random.Random, others: tuple[int, ...]) -> 
     elig = [[s for s in others if not k.voids[s] & SUIT_MASKS[suit]] for suit in range(4)]
     elig_bits = [sum(1 << s for s in e) for e in elig]
     left = [(k.unknown & SUIT_MASKS[suit]).bit_count() for suit in range(4)]
-    subsets = [m for m in range(1, 16) if not m & (1 << k.seat)]
+    hall = _Hall([m for m in range(1, 16) if not m & (1 << k.seat)], elig_bits, others)
 
     def feasible() -> bool:
-        for m in subsets:
-            need = 0
-            for suit in range(4):
-                if left[suit] and elig_bits[suit] & ~m == 0:
-                    need += left[suit]
-            room = 0
-            for s in others:
-                if m >> s & 1:
-                    room += cap[s]
-            if need > room:
-                return False
-        return True
+        return hall.feasible(left, cap)
 
     if not feasible():
         return None
-    cards = []
-    m = k.unknown
-    while m:
-        low = m & -m
-        cards.append(low.bit_length() - 1)
-        m ^= low
+    cards = cards_of(k.unknown)
     rng.shuffle(cards)
     for c in cards:
         suit = c // 13

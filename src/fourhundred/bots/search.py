@@ -27,25 +27,22 @@ the time (for tests and analysis: repeatable).
 from __future__ import annotations
 
 import atexit
-import math
 import multiprocessing
 import os
 import random
 import time
 from collections.abc import Callable, Mapping
 from concurrent.futures import Future, ProcessPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Final
 
 from fourhundred import env
 from fourhundred.engine import (
     BID_BASE,
-    SHOWN_VOID,
     Action,
     GameState,
     Phase,
     View,
-    bid_value,
     state_from_view,
     team_of,
 )
@@ -53,26 +50,30 @@ from fourhundred.engine import (
 from ._proc import die_with_parent
 from .base import Bot
 from .heuristic import (
-    GAME_BONUS,
     HeuristicBot,
     choose_card,
     estimate_tricks,
     heuristic_bid,
 )
 from .knowledge import ABOVE, Knowledge
+from .rollout import rollout, team_value, voids_after
 from .sampling import sample_hands
 from .solver import Scorer, distinct_cards, solve_root
+from .tally import Tally, pick
 
 __all__ = [
     "DEFAULT_BUDGET_MS",
     "Z_SCORE",
+    "Limits",
     "SearchBot",
+    "SearchOptions",
     "Tally",
     "default_workers",
     "evaluate",
     "exact_tricks_for",
     "pick",
     "representative",
+    "rollout",
 ]
 
 Sampler = Callable[[Knowledge, random.Random], list[int]]
@@ -88,6 +89,31 @@ _SAFETY: Final = 0.75
 overheads: pickling the view, waking the workers, adding up)."""
 
 
+@dataclass(frozen=True, slots=True)
+class Limits:
+    """How far one process searches: until ``deadline`` (a
+    ``time.monotonic()`` value) or ``max_deals`` deals, solving exactly from
+    ``exact`` tricks left, the hidden cards dealt by ``sampler`` during play
+    (default :func:`.sampling.sample_hands`). Pickled to the workers."""
+
+    deadline: float = float("inf")
+    max_deals: int = 1_000_000
+    exact: int = 3
+    sampler: Sampler | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class SearchOptions:
+    """How the search bot chooses. ``z``: how many standard errors an action
+    must gain over the heuristic's choice; ``search_bids`` / ``search_play``
+    off leave that phase to the heuristic (for measuring where the search
+    gains)."""
+
+    z: float = Z_SCORE
+    search_bids: bool = True
+    search_play: bool = True
+
+
 def exact_tricks_for(budget_ms: float) -> int:
     """From how many tricks left the play is solved exactly, by budget
     (the solver is Python: 5 tricks take tens of ms a deal)."""
@@ -98,125 +124,7 @@ def exact_tricks_for(budget_ms: float) -> int:
     return 3
 
 
-@dataclass(slots=True)
-class Tally:
-    """The team value of each candidate action on each sampled deal (every
-    candidate is valued on the same deals, in the same order, so values can
-    be compared deal by deal)."""
-
-    values: dict[int, list[float]] = field(default_factory=dict)
-    deals: int = 0
-
-    def add(self, action: int, value: float) -> None:
-        self.values.setdefault(action, []).append(value)
-
-    def merge(self, other: Tally) -> None:
-        for a, vs in other.values.items():
-            self.values.setdefault(a, []).extend(vs)
-        self.deals += other.deals
-
-    @property
-    def counts(self) -> dict[int, int]:
-        return {a: len(vs) for a, vs in self.values.items()}
-
-    def mean(self, action: int) -> float:
-        vs = self.values.get(action)
-        return sum(vs) / len(vs) if vs else float("-inf")
-
-    def edge(self, action: int, over: int, z: float) -> float:
-        """How much better ``action`` is than ``over``, deal by deal: the
-        mean difference less ``z`` standard errors (``-inf`` when the deals
-        are too few to tell)."""
-        a = self.values.get(action, [])
-        b = self.values.get(over, [])
-        n = min(len(a), len(b))
-        if n < 2:
-            return float("-inf")
-        d = [a[i] - b[i] for i in range(n)]
-        m = sum(d) / n
-        var = sum((x - m) ** 2 for x in d) / (n - 1)
-        return m - z * math.sqrt(var / n)
-
-
-# ---------------------------------------------------------------- rollouts
-
-
-def _team_value(state: GameState, base: list[int], team: int) -> float:
-    """The 400 value of a finished hand for ``team``."""
-    sc = state.scores
-    d = [sc[s] - base[s] for s in range(4)]
-    v = float(d[team] + d[team + 2] - d[1 - team] - d[3 - team])
-    if state.phase is Phase.OVER and state.winner is not None:
-        bonus = 2 * GAME_BONUS if not any(d) else GAME_BONUS
-        v += bonus if state.winner == team else -bonus
-    return v
-
-
-def rollout(state: GameState, gone: int, voids: list[int]) -> None:
-    """Play ``state`` (in the play phase) to the end of the hand with the
-    heuristic policy for every seat. ``gone`` and ``voids`` are the public
-    knowledge so far (updated as cards fall)."""
-    st = state.settings
-    sc = state.scores
-    bids = list(state.bids)
-    values = [
-        0 if b in (0, 13) else (60 if b == 13 else bid_value(st, b, sc[s]))
-        for s, b in enumerate(bids)
-    ]
-    legal = state.legal_mask()
-    trick = state.current_trick
-    while True:
-        seat = state.turn
-        c = choose_card(
-            seat,
-            state.hand(seat),
-            legal,
-            trick,
-            gone,
-            voids,
-            bids,
-            state.tricks_won,
-            values,
-            13 - state.n_tricks,
-        )
-        if trick:
-            voids[seat] |= SHOWN_VOID[trick[0]][c]
-            trick.append(c)
-        else:
-            trick = [c]
-        gone |= 1 << c
-        legal = state.play_unchecked(c)
-        if not legal:
-            return
-        if len(trick) == 4:
-            trick = []
-
-
-def _voids_after(voids: list[int], trick: list[int], seat: int, c: int) -> list[int]:
-    out = voids[:]
-    if trick:
-        out[seat] |= SHOWN_VOID[trick[0]][c]
-    return out
-
-
 # ---------------------------------------------------------------- search
-
-
-def pick(tally: Tally, prior: int, z: float) -> int:
-    """The action to take: ``prior`` (the heuristic's choice) unless another
-    action beats it deal by deal by more than ``z`` standard errors; then the
-    one that beats it by the most."""
-    if prior not in tally.values:
-        return max(tally.values, key=tally.mean, default=prior)
-    best = prior
-    best_edge = 0.0
-    for a in sorted(tally.values):
-        if a == prior:
-            continue
-        e = tally.edge(a, prior, z)
-        if e > best_edge:
-            best, best_edge = a, e
-    return best
 
 
 def representative(card: int, candidates: Mapping[int, object], k: Knowledge) -> int:
@@ -255,15 +163,11 @@ def _heuristic_card(k: Knowledge) -> int:
     )
 
 
-def _evaluate_play(  # noqa: PLR0917 - internal
-    view: View,
-    k: Knowledge,
-    rng: random.Random,
-    deadline: float,
-    max_deals: int,
-    exact: int,
-    sampler: Sampler,
-) -> Tally:
+def _evaluate_play(view: View, k: Knowledge, rng: random.Random, limits: Limits) -> Tally:
+    deadline = limits.deadline
+    max_deals = limits.max_deals
+    exact = limits.exact
+    sampler = limits.sampler or sample_hands
     tally = Tally()
     cands = _play_candidates(k)
     team = team_of(k.seat)
@@ -286,10 +190,10 @@ def _evaluate_play(  # noqa: PLR0917 - internal
             scores = list(base.scores)
             for c in cands:
                 s = base.clone()
-                voids = _voids_after(k.voids, k.trick, k.seat, c)
+                voids = voids_after(k.voids, k.trick, k.seat, c)
                 if s.play_unchecked(c):
                     rollout(s, k.gone | (1 << c), voids)
-                tally.add(c, _team_value(s, scores, team))
+                tally.add(c, team_value(s, scores, team))
         tally.deals += 1
         per_deal = (time.monotonic() - start) / tally.deals
     return tally
@@ -313,10 +217,10 @@ def _bid_view(state: GameState, seat: int) -> View:
     return view_for(state, seat)
 
 
-def _evaluate_bid(
-    view: View, k: Knowledge, rng: random.Random, deadline: float, max_deals: int
-) -> Tally:
+def _evaluate_bid(view: View, k: Knowledge, rng: random.Random, limits: Limits) -> Tally:
     """Value each legal bid near the heuristic's by simulating whole hands."""
+    deadline = limits.deadline
+    max_deals = limits.max_deals
     tally = Tally()
     legal = tuple(k.legal or ())
     h = heuristic_bid(k, legal)
@@ -373,24 +277,15 @@ def _evaluate_bid(
     return tally
 
 
-def evaluate(  # noqa: PLR0917 - positional: submitted to worker processes
-    view: View,
-    seed: int,
-    deadline: float,
-    max_deals: int = 1_000_000,
-    exact: int = 3,
-    sampler: Sampler | None = None,
-) -> Tally:
-    """Search ``view`` (this seat's turn) until ``deadline`` (a
-    ``time.monotonic()`` value) or ``max_deals`` deals: the summed team value
-    of each candidate action (cards, or bid actions). ``sampler`` deals the
-    hidden cards during play (default :func:`.sampling.sample_hands`)."""
+def evaluate(view: View, seed: int, limits: Limits) -> Tally:
+    """Search ``view`` (this seat's turn) within ``limits``: the summed team
+    value of each candidate action (cards, or bid actions)."""
     k = Knowledge.from_view(view)
     rng = random.Random(seed)
     if view.phase == "bid":
-        t = _evaluate_bid(view, k, rng, deadline, max_deals)
+        t = _evaluate_bid(view, k, rng, limits)
         return Tally({BID_BASE + b: vs for b, vs in t.values.items()}, t.deals)
-    return _evaluate_play(view, k, rng, deadline, max_deals, exact, sampler or sample_hands)
+    return _evaluate_play(view, k, rng, limits)
 
 
 # ------------------------------------------------------------------ pool
@@ -441,10 +336,8 @@ class SearchBot(Bot):
     """Determinized search within a time budget per decision (default
     0.5 s), on this process and ``workers - 1`` others (default: one per
     core). With ``iterations`` it searches that many deals per process
-    instead, whatever the time (repeatable for a given seed). ``z``: how
-    many standard errors an action must gain over the heuristic's choice;
-    ``search_bids`` / ``search_play`` off leave that phase to the heuristic
-    (for measuring where the search gains)."""
+    instead, whatever the time (repeatable for a given seed). ``options``:
+    see :class:`SearchOptions`."""
 
     name = "search"
     uses_processes = True
@@ -456,9 +349,7 @@ class SearchBot(Bot):
         budget_ms: int | None = None,
         workers: int | None = None,
         iterations: int | None = None,
-        z: float = Z_SCORE,
-        search_bids: bool = True,
-        search_play: bool = True,
+        options: SearchOptions | None = None,
     ) -> None:
         super().__init__(seed=seed, budget_ms=budget_ms)
         if workers is None and iterations is not None:
@@ -470,9 +361,10 @@ class SearchBot(Bot):
         self._rng = random.Random(seed)
         self._fallback = HeuristicBot()
         self.last: Tally | None = None
-        self.z = z
-        self.search_bids = search_bids
-        self.search_play = search_play
+        options = options or SearchOptions()
+        self.z = options.z
+        self.search_bids = options.search_bids
+        self.search_play = options.search_play
         if self.workers > 1:
             _pool(self.workers - 1)  # start the workers now, not on move one
 
@@ -511,6 +403,10 @@ class SearchBot(Bot):
         """Milliseconds per decision (``budget_ms``, default 500)."""
         return DEFAULT_BUDGET_MS if self.budget_ms is None else max(1, self.budget_ms)
 
+    def sampler(self, view: View) -> Sampler | None:
+        """What deals the hidden cards of ``view`` (``None``: the default)."""
+        return None
+
     def search(self, view: View) -> Tally:
         """The tally of every candidate action in ``view``, within the
         budget (or ``iterations`` deals)."""
@@ -522,14 +418,14 @@ class SearchBot(Bot):
         else:
             deadline = time.monotonic() + max(1.0, self.budget * _SAFETY - 3.0) / 1000.0
             max_deals = 1_000_000
+        limits = Limits(deadline, max_deals, exact, self.sampler(view))
         futures: list[Future[Tally]] = []
         if self.workers > 1:
             pool = _pool(self.workers - 1)
             futures = [
-                pool.submit(evaluate, view, seed + i + 1, deadline, max_deals, exact)
-                for i in range(self.workers - 1)
+                pool.submit(evaluate, view, seed + i + 1, limits) for i in range(self.workers - 1)
             ]
-        tally = evaluate(view, seed, deadline, max_deals, exact)
+        tally = evaluate(view, seed, limits)
         for f in futures:
             tally.merge(f.result())
         return tally

@@ -165,53 +165,28 @@ def arena(  # noqa: PLR0913, PLR0917 - one parameter per command-line option
         _print_report(report)
 
 
-def analyse(  # noqa: PLR0917 - one parameter per command-line option
-    record: Annotated[
-        str | None, typer.Argument(help="A game record (JSON file), - for stdin.")
-    ] = None,
+def analyse(
+    record: Annotated[str, typer.Argument(help="A game record (JSON file), - for stdin.")],
     hand: Annotated[
         int | None, typer.Option("--hand", min=0, help="Analyse only this hand (from 0).")
     ] = None,
     deals: Annotated[int, typer.Option("--deals", min=2, help="Sampled deals per decision.")] = 40,
     seed: Annotated[int, typer.Option("--seed", help="Seed of the sampled deals.")] = 0,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
-    calibration: Annotated[
-        int | None,
-        typer.Option(
-            "--calibration", min=1, help="Instead: check the bid chances over N self-play hands."
-        ),
-    ] = None,
 ) -> None:
     """What the expert would have bid and played, and the points each card cost.
 
     For each seat of each hand (or of --hand H): the bid, the expert's chance
     of making it and the bid it prefers, and every card where it would have
     played another one, with the expected points lost (team points, its
-    estimate over sampled deals). With --calibration N (no record): for N
-    hands of self-play, the expert's chance of making each bid against the
-    make rate, by tenths of predicted chance.
+    estimate over sampled deals).
     """
-    from rich.console import Console
     from rich.progress import Progress
 
-    from fourhundred.bots.analysis import analyse_record
+    from fourhundred.bots.analysis import AnalysisOptions, analyse_record
     from fourhundred.engine import RecordError
 
-    if calibration is not None:
-        _calibration(calibration, seed, as_json)
-        return
-    if record is None:
-        raise fail("give a game record (or --calibration N)")
-
-    try:
-        text = sys.stdin.read() if record == "-" else Path(record).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as e:
-        reason = e.strerror if isinstance(e, OSError) and e.strerror else str(e)
-        raise fail(f"cannot read {record}: {reason}") from None
-    try:
-        data = json.loads(text)
-    except (json.JSONDecodeError, RecursionError) as e:
-        raise fail(f"{record} is not valid JSON ({e})") from None
+    data = _read_record(record)
     with Progress(transient=True, disable=as_json and not sys.stderr.isatty()) as progress:
         task = progress.add_task("analysing", total=None)
 
@@ -219,14 +194,36 @@ def analyse(  # noqa: PLR0917 - one parameter per command-line option
             progress.update(task, completed=done, total=total)
 
         try:
-            result = analyse_record(data, hand=hand, deals=deals, seed=seed, progress=tick)
+            result = analyse_record(
+                data, AnalysisOptions(deals=deals, seed=seed), hand=hand, progress=tick
+            )
         except RecordError as e:
             raise fail(f"not a valid game record: {e}") from None
         except ValueError as e:
             raise fail(str(e)) from None
     if as_json:
         print(json.dumps(result))
-        return
+    else:
+        _print_analysis(result)
+
+
+def _read_record(record: str) -> Any:
+    """The JSON of the file ``record`` (``-``: standard input), or exit
+    with the reason it cannot be read."""
+    try:
+        text = sys.stdin.read() if record == "-" else Path(record).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as e:
+        reason = e.strerror if isinstance(e, OSError) and e.strerror else str(e)
+        raise fail(f"cannot read {record}: {reason}") from None
+    try:
+        return json.loads(text)
+    except (json.JSONDecodeError, RecursionError) as e:
+        raise fail(f"{record} is not valid JSON ({e})") from None
+
+
+def _print_analysis(result: dict[str, Any]) -> None:
+    from rich.console import Console
+
     console = Console(highlight=False)
     console.print(
         f"The expert's view of each decision ({result['deals_per_decision']} sampled deals"
@@ -251,7 +248,16 @@ def analyse(  # noqa: PLR0917 - one parameter per command-line option
             console.print(f"    total expected loss: {s['lost']:.2f}")
 
 
-def _calibration(hands: int, seed: int, as_json: bool) -> None:
+def calibrate(
+    hands: Annotated[int, typer.Argument(min=1, metavar="HANDS", help="Self-play hands.")],
+    seed: Annotated[int, typer.Option("--seed", help="Seed of the self-play games.")] = 0,
+    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
+) -> None:
+    """Check the expert's bid chances against how often the bids are made.
+
+    Over HANDS hands of heuristic self-play: the chance the learned bidder
+    gave each bid against whether it was made, by tenths of predicted chance.
+    """
     from rich.console import Console
     from rich.table import Table
 
@@ -299,7 +305,7 @@ def bot(
     raise typer.Exit(serve(b, name, sys.stdin, sys.stdout, sys.stderr))
 
 
-def train(  # noqa: PLR0917 - one parameter per command-line option
+def train(  # noqa: PLR0913, PLR0917 - one parameter per command-line option
     model: Annotated[str, typer.Argument(help="What to train: tricks (the bidder's model).")],
     out: Annotated[
         Path, typer.Option("--out", help="Run directory: data chunks, checkpoint, weights.")
@@ -333,7 +339,15 @@ def train(  # noqa: PLR0917 - one parameter per command-line option
 
     if model != "tricks":
         raise fail(f"unknown model {model!r}: use tricks")
-    cfg = TrainConfig(out=out, seed=seed, hands=hands, chunk=chunk, epochs=epochs, hidden=hidden)
+    cfg = TrainConfig(
+        out=out,
+        seed=seed,
+        hands=hands,
+        chunk=chunk,
+        epochs=epochs,
+        hidden=hidden,
+        calib_hands=calib_hands,
+    )
     start = time.monotonic()
     with Progress() as progress:
         tasks: dict[str, Any] = {}
@@ -360,5 +374,6 @@ def register(app: typer.Typer) -> None:
     """
     app.command()(arena)
     app.command()(analyse)
+    app.command()(calibrate)
     app.command()(bot)
     app.command()(train)

@@ -24,9 +24,9 @@ KEEP: Final = 64
 
 
 def _analyse(record: dict[str, Any], deals: int) -> dict[str, Any]:
-    from fourhundred.bots.analysis import analyse_record
+    from fourhundred.bots.analysis import AnalysisOptions, analyse_record
 
-    return analyse_record(record, deals=deals, workers=1)
+    return analyse_record(record, AnalysisOptions(deals=deals, workers=1))
 
 
 class Analyses:

@@ -1,0 +1,69 @@
+"""Rollouts: a sampled deal played to the end of the hand with the
+heuristic policy for every seat, on the engine's fast path, and the 400
+value of the finished hand for one team."""
+
+from __future__ import annotations
+
+from fourhundred.engine import SHOWN_VOID, GameState, Phase, bid_value
+
+from .heuristic import GAME_BONUS, choose_card
+
+__all__ = ["rollout", "team_value", "voids_after"]
+
+
+def team_value(state: GameState, base: list[int], team: int) -> float:
+    """The 400 value of a finished hand for ``team``."""
+    sc = state.scores
+    d = [sc[s] - base[s] for s in range(4)]
+    v = float(d[team] + d[team + 2] - d[1 - team] - d[3 - team])
+    if state.phase is Phase.OVER and state.winner is not None:
+        bonus = 2 * GAME_BONUS if not any(d) else GAME_BONUS
+        v += bonus if state.winner == team else -bonus
+    return v
+
+
+def rollout(state: GameState, gone: int, voids: list[int]) -> None:
+    """Play ``state`` (in the play phase) to the end of the hand with the
+    heuristic policy for every seat. ``gone`` and ``voids`` are the public
+    knowledge so far (updated as cards fall)."""
+    st = state.settings
+    sc = state.scores
+    bids = list(state.bids)
+    values = [
+        0 if b in (0, 13) else (60 if b == 13 else bid_value(st, b, sc[s]))
+        for s, b in enumerate(bids)
+    ]
+    legal = state.legal_mask()
+    trick = state.current_trick
+    while True:
+        seat = state.turn
+        c = choose_card(
+            seat,
+            state.hand(seat),
+            legal,
+            trick,
+            gone,
+            voids,
+            bids,
+            state.tricks_won,
+            values,
+            13 - state.n_tricks,
+        )
+        if trick:
+            voids[seat] |= SHOWN_VOID[trick[0]][c]
+            trick.append(c)
+        else:
+            trick = [c]
+        gone |= 1 << c
+        legal = state.play_unchecked(c)
+        if not legal:
+            return
+        if len(trick) == 4:
+            trick = []
+
+
+def voids_after(voids: list[int], trick: list[int], seat: int, c: int) -> list[int]:
+    out = voids[:]
+    if trick:
+        out[seat] |= SHOWN_VOID[trick[0]][c]
+    return out
