@@ -13,10 +13,10 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import random
-from typing import Any
 
 import msgspec
 
+from . import frames
 from .cluster import Cluster, ClusterSpec
 from .cluster_messages import (
     ClusterMessage,
@@ -180,7 +180,7 @@ class ClusterLocator(TableLocator):
                 peer.table.owner, Mute(user_id=peer.user_id, other=other, muted=muted)
             )
 
-    async def notify_user(self, user_id: str, message: dict[str, Any]) -> None:
+    async def notify_user(self, user_id: str, message: frames.Matched) -> None:
         cluster = self.cluster
         node = await cluster.redis.get(cluster.key("user", user_id))
         if node is None:
@@ -188,10 +188,8 @@ class ClusterLocator(TableLocator):
         where = (node.decode() if isinstance(node, bytes) else str(node)).partition("/")[0]
         if where == cluster.node:
             self.sockets.notify(user_id, message)
-        elif message.get("type") == "matched":
-            cluster.post(where, Matched(user_id=user_id, table=message["table"]))
-        else:  # pragma: no cover - a programming error
-            raise ValueError(f"no cluster message carries {message.get('type')!r}")
+        else:
+            cluster.post(where, Matched(user_id=user_id, table=message.table))
 
     # ------------------------------------------------------------- failures
 
@@ -292,9 +290,7 @@ class ClusterLocator(TableLocator):
             case Replace(user_id=user_id, conn=conn):
                 self.sockets.replace_conn(user_id, conn)
             case Matched(user_id=user_id, table=table_id):
-                self.sockets.notify(
-                    user_id, {"type": "matched", "table": table_id, "kind": "ranked"}
-                )
+                self.sockets.notify(user_id, frames.Matched(table=table_id))
 
     def _on_frame(self, m: Frame) -> None:
         peer = self.sockets.conns.get(m.conn)

@@ -19,6 +19,7 @@ from typing import Any
 
 from fourhundred.store import Store, StoredEvent, TableRow
 
+from . import frames
 from . import protocol as p
 from .botpool import BotRunner
 from .clock import Clock
@@ -114,7 +115,7 @@ class TableLocator(ABC):
         already); the table's owner filters chat, so it must know too."""
 
     @abstractmethod
-    async def notify_user(self, user_id: str, message: dict[str, Any]) -> None:
+    async def notify_user(self, user_id: str, message: frames.Matched) -> None:
         """Send ``message`` to the user's socket, wherever it is."""
 
     @abstractmethod
@@ -290,7 +291,7 @@ class LocalLocator(TableLocator):
     def muted(self, peer: Peer, other: str, muted: bool) -> None:
         return None  # the actor reads the sockets registry's mutes
 
-    async def notify_user(self, user_id: str, message: dict[str, Any]) -> None:
+    async def notify_user(self, user_id: str, message: frames.Matched) -> None:
         self.sockets.notify(user_id, message)
 
     def unhealthy(self) -> str | None:

@@ -3,8 +3,7 @@
 The socket layer turns each text frame into one of the client messages below
 or into a :class:`~fourhundred.server.errors.CommandError` (``bad_json``,
 ``bad_message``, ``unknown_type``); it never judges legality (the table actor
-does). Server messages are plain dicts encoded with :func:`encode`; the
-per-recipient parts (the view) come only from the engine's ``view_for``.
+does). Server messages are built in :mod:`.frames`.
 
 >>> decode(b'{"type": "bid", "id": 3, "bid": 4}')
 Bid(id=3, bid=4, seat=None, version=None)
@@ -24,7 +23,6 @@ from .errors import CommandError
 
 __all__ = [
     "MAX_FRAME",
-    "PROTOCOL",
     "AddBot",
     "Bid",
     "Chat",
@@ -42,11 +40,9 @@ __all__ = [
     "Remove",
     "Sit",
     "decode",
-    "encode",
     "frame_id",
 ]
 
-PROTOCOL: Final = "fourhundred-ws/1"
 MAX_FRAME: Final = 64 * 1024
 """The largest frame a client may send, in bytes."""
 MAX_CHAT: Final = 300
@@ -209,12 +205,3 @@ def frame_id(frame: bytes | str) -> int | str | None:
     if isinstance(value, str) and 0 < len(value) <= 64:
         return value
     return None
-
-
-_encoder: Final = msgspec.json.Encoder()
-
-
-def encode(message: dict[str, Any]) -> bytes:
-    """A server message as JSON bytes (``msgspec.Raw`` values are spliced in
-    as they are, so a part shared by many recipients is encoded once)."""
-    return _encoder.encode(message)

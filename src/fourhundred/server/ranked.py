@@ -11,6 +11,7 @@ from typing import Any
 from fourhundred.engine import preset
 from fourhundred.store import Store, User
 
+from . import frames
 from .config import ServerConfig
 from .creation import TableFactory, TableSpec, player_of
 from .errors import CommandError
@@ -24,7 +25,7 @@ __all__ = ["Ranked"]
 
 log = get_logger("fourhundred.hub")
 
-Notify = Callable[[str, dict[str, Any]], Awaitable[None]]
+Notify = Callable[[str, frames.Matched], Awaitable[None]]
 
 
 class Ranked:
@@ -111,5 +112,5 @@ class Ranked:
             )
             await self.queue.seat([e.user_id for e in group], row.id)
             for e in group:
-                await self.notify(e.user_id, {"type": "matched", "table": row.id, "kind": "ranked"})
+                await self.notify(e.user_id, frames.Matched(table=row.id))
             log.info("ranked_match", table=row.id, users=[e.user_id for e in group])

@@ -12,7 +12,7 @@ from __future__ import annotations
 import asyncio
 from typing import TYPE_CHECKING, Any, Final, NamedTuple
 
-from . import protocol as p
+from . import frames
 from .cluster_messages import Command, Detach, Frame, JoinTable
 from .ports import MailKind
 from .sockets import Peer
@@ -87,18 +87,11 @@ class RemoteTable:
         def check() -> None:
             if cmd_id in peer.pending and peer.table is self:
                 peer.pending.discard(cmd_id)
-                peer.send(
-                    p.encode(
-                        {
-                            "type": "error",
-                            "id": cmd_id,
-                            "code": "unavailable",
-                            "message": "no answer from the table's server: look at the"
-                            " table's state (it follows) before trying again",
-                            "version": None,
-                        }
-                    )
+                message = (
+                    "no answer from the table's server: look at the"
+                    " table's state (it follows) before trying again"
                 )
+                peer.send(frames.encode(frames.error(cmd_id, "unavailable", message)))
                 self.locator.resync_soon(self.id)
 
         asyncio.get_running_loop().call_later(FORWARD_TIMEOUT_S, check)

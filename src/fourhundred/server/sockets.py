@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Collection
 from typing import Any, Protocol
 
-from . import protocol as p
+from . import frames
 from .ports import MailKind
 
 __all__ = ["Peer", "Sockets", "TableRef", "fail_pending", "replace"]
@@ -57,18 +57,11 @@ def replace(peer: Peer) -> None:
 def fail_pending(peer: Peer) -> None:
     """Answer the commands a vanished process never answered."""
     for cmd_id in sorted(peer.pending, key=str):
-        peer.send(
-            p.encode(
-                {
-                    "type": "error",
-                    "id": cmd_id,
-                    "code": "unavailable",
-                    "message": "the table's server stopped before answering: look at the"
-                    " table's state (it follows) before trying again",
-                    "version": None,
-                }
-            )
+        message = (
+            "the table's server stopped before answering: look at the"
+            " table's state (it follows) before trying again"
         )
+        peer.send(frames.encode(frames.error(cmd_id, "unavailable", message)))
     peer.pending.clear()
 
 
@@ -127,11 +120,11 @@ class Sockets:
         """The sockets attached to ``table_id``."""
         return [peer for peer in self.attached.get(table_id, ()) if peer.table_id == table_id]
 
-    def notify(self, user_id: str, message: dict[str, Any]) -> None:
+    def notify(self, user_id: str, message: frames.Matched) -> None:
         """Send ``message`` to the user's socket, if it is here."""
         peer = self.peers.get(user_id)
         if peer is not None:
-            peer.send(p.encode(message))
+            peer.send(frames.encode(message))
 
     def replace_conn(self, user_id: str, conn: str) -> None:
         """Close socket ``conn`` if it is still ``user_id``'s."""

@@ -129,10 +129,9 @@ function rove(e) {
 export function bidPanel(model, handlers) {
   const v = model.view;
   if (v.phase !== "bid" || v.legal === null || model.you === null) return null;
+  // Whether a bid throws the hand in is the server's to judge: the panel
+  // shows the numbers the view gives, and no rule of its own.
   const total = sumBids(v.bids);
-  const made = v.bids.filter((b) => b !== null).length;
-  const lastToBid = made === 3;
-  const short = v.required_total - total;
   return h(
     "section",
     { class: "bid-panel", "aria-labelledby": "bid-title" },
@@ -141,7 +140,6 @@ export function bidPanel(model, handlers) {
       "p",
       { class: "bid-hint" },
       t("bid_hint", { total, need: v.required_total }),
-      lastToBid && short > 0 ? h("span", { class: "warn" }, " ", t("bid_redeal_below", { n: short })) : null,
     ),
     h(
       "div",
@@ -149,15 +147,14 @@ export function bidPanel(model, handlers) {
       v.legal.map((b, i) => {
         const value = v.values[i];
         const worth = value === null ? t("thirteen_worth") : t("worth", { n: value });
-        const throws = lastToBid && b < short;
         return h(
           "button",
           {
             type: "button",
-            class: ["bid-btn", throws && "throws", b === 13 && "thirteen"],
+            class: ["bid-btn", b === 13 && "thirteen"],
             dataset: { bid: b, key: `bid-${b}` },
             disabled: model.pending,
-            "aria-label": t("bid_aria", { n: b, worth }) + (throws ? `, ${t("bid_throws_in")}` : ""),
+            "aria-label": t("bid_aria", { n: b, worth }),
             onclick: () => handlers.bid?.(b),
           },
           h("span", { class: "bid-n" }, b),

@@ -77,8 +77,6 @@ function seatPlate(model, seat, pos) {
   let bidText;
   if (bid === null) bidText = turn && v.phase === "bid" ? t("bidding_now") : t("no_bid_yet");
   else bidText = t("bid_won", { bid, won: v.tricks_won[seat] });
-  const bidState =
-    bid !== null && v.phase !== "bid" ? (v.tricks_won[seat] >= bid ? "made" : "short") : "";
   const hidden = model.hands ? null : handCount(v, seat, model);
   return h(
     "section",
@@ -101,7 +99,7 @@ function seatPlate(model, seat, pos) {
         "div",
         { class: "seat-line" },
         h("span", { class: "score", title: t("score") }, t("score_short"), " ", h("b", {}, num(v.scores[seat]))),
-        h("span", { class: ["bid", bidState] }, bidText),
+        h("span", { class: "bid" }, bidText),
       ),
       turn && model.deadline ? h("div", { class: "countdown", role: "timer", dataset: { countdown: "seat" } }, "") : null,
     ),
