@@ -46,7 +46,7 @@ class ServerConfig:
     """Mark the session cookie ``Secure`` (behind HTTPS)."""
     node: str = field(default_factory=lambda: f"node-{secrets.token_hex(4)}")
     """This process's name in the tables' ``owner`` column and heartbeats."""
-    event_buffer: int = 64
+    event_buffer: int = 32
     """Events each table keeps in memory for clients that reconnect (a
     catchup); one who missed more gets a snapshot, which is just as whole."""
     web_dir: Path = WEB_DIR

@@ -79,6 +79,24 @@ _refusal: Final = msgspec.json.Decoder(_Refusal)
 class Connection:
     """One open socket of one user."""
 
+    # Slots: a server holds thousands of these.
+    __slots__ = (
+        "_closing",
+        "_ids",
+        "_outbox",
+        "_ready",
+        "frames_in",
+        "id",
+        "last_version",
+        "pending",
+        "table",
+        "table_id",
+        "user_id",
+        "user_name",
+        "via_invite",
+        "ws",
+    )
+
     def __init__(self, ws: WebSocket, user_id: str, user_name: str) -> None:
         self.ws = ws
         self.user_id = user_id
