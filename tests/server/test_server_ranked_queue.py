@@ -9,28 +9,13 @@ import socket
 from collections.abc import AsyncIterator
 
 import pytest
+from fh_server_helpers import FakeClock
 
 from fourhundred.server.errors import CommandError
 from fourhundred.server.matchmaking import QueueEntry
 from fourhundred.server.ranked_queue import MemoryQueue, RankedQueue, RedisQueue
 
 REDIS_URL = "redis://127.0.0.1:6379/0"
-
-
-class Clock:
-    def __init__(self) -> None:
-        self.ms = 1_800_000_000_000
-        self.mono = 1000.0
-
-    def now_ms(self) -> int:
-        return self.ms
-
-    def monotonic(self) -> float:
-        return self.mono
-
-    def advance(self, seconds: float) -> None:
-        self.ms += round(seconds * 1000)
-        self.mono += seconds
 
 
 def _redis_up() -> bool:
@@ -42,12 +27,12 @@ def _redis_up() -> bool:
 
 
 @pytest.fixture
-def clock() -> Clock:
-    return Clock()
+def clock() -> FakeClock:
+    return FakeClock()
 
 
 @pytest.fixture(params=["memory", "redis"])
-async def queue(request: pytest.FixtureRequest, clock: Clock) -> AsyncIterator[RankedQueue]:
+async def queue(request: pytest.FixtureRequest, clock: FakeClock) -> AsyncIterator[RankedQueue]:
     if request.param == "memory":
         yield MemoryQueue(clock)
         return
@@ -70,7 +55,7 @@ def entry(queue: RankedQueue, uid: str, mu: float = 25.0) -> QueueEntry:
     return QueueEntry(uid, uid.upper(), mu, 8.0, queue.now())
 
 
-async def test_an_added_entry_comes_back_whole(queue: RankedQueue, clock: Clock) -> None:
+async def test_an_added_entry_comes_back_whole(queue: RankedQueue, clock: FakeClock) -> None:
     e = entry(queue, "u1", 27.5)
     await queue.add(e)
     clock.advance(3)
@@ -123,7 +108,7 @@ async def test_one_matchmaker_at_a_time(queue: RankedQueue) -> None:
         assert again, "the turn is free once the round is over"
 
 
-async def test_an_unreachable_redis_is_unavailable_not_a_crash(clock: Clock) -> None:
+async def test_an_unreachable_redis_is_unavailable_not_a_crash(clock: FakeClock) -> None:
     import redis.asyncio as aioredis
 
     with socket.socket() as s:

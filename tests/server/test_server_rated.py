@@ -11,7 +11,7 @@ from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest
-from fh_server_helpers import Databases, choose
+from fh_server_helpers import Databases, FakeClock, choose
 
 from fourhundred.engine import replay
 from fourhundred.server.botpool import PoolBotRunner
@@ -21,24 +21,6 @@ from fourhundred.server.metrics import Metrics
 from fourhundred.server.protocol import Bid, Join, Play
 from fourhundred.server.table import TableActor
 from fourhundred.store import Store
-
-
-class FakeClock:
-    """A clock that moves only when told to."""
-
-    def __init__(self) -> None:
-        self.ms = 1_800_000_000_000
-        self.mono = 1000.0
-
-    def now_ms(self) -> int:
-        return self.ms
-
-    def monotonic(self) -> float:
-        return self.mono
-
-    def advance(self, seconds: float) -> None:
-        self.ms += round(seconds * 1000)
-        self.mono += seconds
 
 
 class Watcher:

@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from fh_web import blank_page
 
 WEB = Path(__file__).resolve().parents[2] / "src" / "fourhundred" / "web"
 
@@ -19,19 +20,14 @@ DYNAMIC_FAMILIES = ("kind.", "preset.", "set.", "err.", "conn.", "closing.", "au
 
 @pytest.fixture(scope="module")
 def dicts(browser: Any, static_url: str) -> dict[str, dict[str, Any]]:
-    context = browser.new_context()
-    page = context.new_page()
-    blank = f"{static_url}/__blank__.html"
-    page.route(blank, lambda r: r.fulfill(body="<!doctype html>", content_type="text/html"))
-    page.goto(blank)
-    out: dict[str, dict[str, Any]] = page.evaluate(
-        """async () => {
-            const { en } = await import("/js/lang/en.js");
-            const { ar } = await import("/js/lang/ar.js");
-            return { en, ar };
-        }"""
-    )
-    context.close()
+    with blank_page(browser, static_url) as page:
+        out: dict[str, dict[str, Any]] = page.evaluate(
+            """async () => {
+                const { en } = await import("/js/lang/en.js");
+                const { ar } = await import("/js/lang/ar.js");
+                return { en, ar };
+            }"""
+        )
     return out
 
 

@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from fh_web import blank_page
 
 from fourhundred.engine import SETTING_CHOICES, SETTING_RANGES, SETTING_SWITCHES, STANDARD
 from fourhundred.server.api import presets_json
@@ -19,14 +20,9 @@ JS = Path(__file__).resolve().parents[2] / "src" / "fourhundred" / "web" / "js"
 
 @pytest.fixture(scope="module")
 def js(browser: Any, static_url: str) -> Iterator[Any]:
-    context = browser.new_context()
-    page = context.new_page()
-    blank = f"{static_url}/__blank__.html"
-    page.route(blank, lambda r: r.fulfill(body="<!doctype html>", content_type="text/html"))
-    page.goto(blank)
-    page.evaluate("async () => { window.W = await import('/js/settings.js'); }")
-    yield page
-    context.close()
+    with blank_page(browser, static_url) as page:
+        page.evaluate("async () => { window.W = await import('/js/settings.js'); }")
+        yield page
 
 
 def test_the_form_is_built_from_the_catalogue(js: Any) -> None:

@@ -10,6 +10,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from fh_web import blank_page
 
 from fourhundred.engine import BID_BASE, GameState, Phase, view_for
 from fourhundred.engine.steps import hand_line, view_at
@@ -17,14 +18,9 @@ from fourhundred.engine.steps import hand_line, view_at
 
 @pytest.fixture(scope="module")
 def js(browser: Any, static_url: str) -> Iterator[Any]:
-    context = browser.new_context()
-    page = context.new_page()
-    blank = f"{static_url}/__blank__.html"
-    page.route(blank, lambda r: r.fulfill(body="<!doctype html>", content_type="text/html"))
-    page.goto(blank)
-    page.evaluate("async () => { window.S = await import('/js/state.js'); }")
-    yield page
-    context.close()
+    with blank_page(browser, static_url) as page:
+        page.evaluate("async () => { window.S = await import('/js/state.js'); }")
+        yield page
 
 
 def test_each_event_is_drawn_with_its_own_view(js: Any) -> None:
