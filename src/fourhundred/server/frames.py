@@ -189,14 +189,19 @@ def connected_seats(m: TableModel, users: Iterable[str]) -> set[int]:
     return {s for s in seats if s is not None}
 
 
-def room(m: TableModel, users: Sequence[str]) -> dict[str, Any]:
-    """``room``: the table summary, live (who is connected, how many watch),
-    with the invite of a Private table."""
+def summary(m: TableModel, users: Sequence[str]) -> dict[str, Any]:
+    """The table summary as the lobby lists it, live: which seats' players
+    are among the people attached (``users``), how many of them watch."""
     seats = [m.role_seat(u) for u in users]
-    summary = m.summary({s for s in seats if s is not None}, sum(1 for s in seats if s is None))
+    return m.summary({s for s in seats if s is not None}, sum(1 for s in seats if s is None))
+
+
+def room(m: TableModel, users: Sequence[str]) -> dict[str, Any]:
+    """``room``: the live :func:`summary`, with the invite of a Private table."""
+    out = summary(m, users)
     if m.kind == "private":
-        summary["invite"] = m.invite
-    return summary
+        out["invite"] = m.invite
+    return out
 
 
 class Step:

@@ -196,11 +196,7 @@ class TableLocator(ABC):
     def summary_of(self, row: TableRow) -> dict[str, Any]:
         """A table's summary: live when this process runs it, else as stored."""
         actor = self.running(row.id)
-        if actor is not None:
-            s = actor.summary()
-            s.pop("invite", None)
-            return s
-        return dict(row.summary)
+        return dict(row.summary) if actor is None else actor.summary()
 
     def _actor_stopped(self, actor: TableActor) -> None:
         if self.actors.get(actor.id) is actor:

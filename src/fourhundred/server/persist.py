@@ -13,6 +13,7 @@ from typing import Any
 from fourhundred.engine import record_from_state
 from fourhundred.store import Commit, StoredEvent
 
+from . import frames
 from .decide import moved_on
 from .events import (
     ROOM_EVENTS,
@@ -26,7 +27,6 @@ from .events import (
     Substituted,
     to_stored,
 )
-from .frames import connected_seats
 from .results import Ratings, rows
 from .room import TableModel
 
@@ -71,13 +71,10 @@ def commit_for(
     }
     if any(isinstance(e, ROOM_EVENTS) for e in events):
         # The lobby's row changes with the room, not with every card.
-        seats = [after.role_seat(u) for u in watching]
         fields.update(
             status=after.status,
             host=after.host,
-            summary=after.summary(
-                connected_seats(after, watching), sum(1 for s in seats if s is None)
-            ),
+            summary=frames.summary(after, watching),
             open_seats=after.open_seats,
             rated=after.rated,
         )

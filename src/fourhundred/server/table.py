@@ -151,8 +151,8 @@ class TableActor:
         return self.model.finished
 
     def summary(self) -> dict[str, Any]:
-        """The live table summary (``room``, with a Private table's invite)."""
-        return frames.room(self.model, self._users())
+        """The live table summary, as the lobby lists it (no invite)."""
+        return frames.summary(self.model, self._users())
 
     async def _run(self) -> None:
         try:
