@@ -34,6 +34,7 @@ from fourhundred.engine import (
     deal_masks,
     parse_card,
     preset,
+    trick_winner,
 )
 
 from . import events as ev
@@ -363,19 +364,19 @@ def _move(w: _Work, seat: int, action: Action, by: By) -> None:
     elif action > BID_BASE:
         w.add(ev.Bid(seat=seat, bid=action - BID_BASE, by=by))
     else:
-        winner = _wins(g, seat, action)
+        winner = _wins(g, action)
         w.add(ev.Play(seat=seat, card=CARD_NAMES[action], by=by, trick_winner=winner))
 
 
-def _wins(g: GameState, seat: int, card: Action) -> int | None:
+def _wins(g: GameState, card: Action) -> int | None:
     """The seat that wins the trick ``card`` completes, or None (a card that
-    does not complete a trick). The engine plays it on a probe."""
-    if len(g.current_trick) != 3:
+    does not complete a trick). Whether the card may be played is judged
+    when its event is applied."""
+    trick = g.current_trick
+    if len(trick) != 3 or g.phase is not Phase.PLAY:
         return None
-    probe = g.clone()
-    probe.apply(card, seat)
-    trick = probe.last_trick()
-    return None if trick is None else trick.winner
+    leader = g.tricks()[-1][0]
+    return trick_winner([*trick, card], leader)
 
 
 def _maybe_start(w: _Work, facts: Facts) -> None:
