@@ -1,8 +1,9 @@
 """The WebSocket transport (``/ws``): it parses and forwards, the table
 actor judges.
 
-Each socket has a reader (this coroutine) and a writer task draining an
-outbox, so a slow client never blocks a table. Frames are checked for size,
+Each socket has a reader (this coroutine) and an outbox drained by a task
+that lives only while there is something to send, so a slow client never
+blocks a table. Frames are checked for size,
 rate and shape here; anything that is not a well-formed message gets an
 ``error`` frame and changes nothing, and a client that keeps sending junk or
 floods is disconnected.
@@ -77,18 +78,25 @@ _refusal: Final = msgspec.json.Decoder(_Refusal)
 
 
 class Connection:
-    """One open socket of one user."""
+    """One open socket of one user.
+
+    Frames go out through an outbox drained by a short-lived task that runs
+    only while there is something to send: an idle socket (most of them, most
+    of the time) holds no task, no event and no queue, only this object."""
 
     # Slots: a server holds thousands of these.
     __slots__ = (
+        "_closed",
         "_closing",
+        "_drain",
         "_ids",
         "_outbox",
-        "_ready",
         "frames_in",
         "id",
         "last_version",
         "pending",
+        "reader",
+        "reading",
         "table",
         "table_id",
         "user_id",
@@ -108,38 +116,61 @@ class Connection:
         self.last_version = 0
         self.pending: set[int | str] = set()
         self.frames_in = 0
-        # A deque and an event, not an asyncio.Queue: every open socket has
-        # one, and this is half the memory.
-        self._outbox: deque[bytes | tuple[int, str, str]] = deque()
-        self._ready = asyncio.Event()
+        self._outbox: deque[bytes | tuple[int, str, str]] | None = None
+        self._drain: asyncio.Task[None] | None = None
         self._closing = False
+        self._closed = False
+        """The socket is closed, or must be: the reader stops."""
+        self.reader: asyncio.Task[Any] | None = None
+        self.reading = False
+        """The reader is waiting for a frame (and may be woken to stop)."""
         self._ids = RecentIds(RECENT_IDS)
+
+    @property
+    def closed(self) -> bool:
+        return self._closed
 
     def send(self, data: bytes) -> None:
         if self._closing:
             return
         if data.startswith(b'{"type":"error"'):
             self._refused(data)
-        if len(self._outbox) >= OUTBOX:
+        outbox = self._outbox
+        if outbox is None:
+            outbox = self._outbox = deque()
+        elif len(outbox) >= OUTBOX:
             self._closing = True
             log.warning("slow_client_dropped", user=self.user_id)
-            # The writer is stuck; closing it is the only way out.
+            # The drain is stuck on this client; closing is the only way out.
             asyncio.get_running_loop().create_task(self._force_close(1008))
             return
-        self._outbox.append(data)
-        self._ready.set()
+        outbox.append(data)
+        if self._drain is None:
+            self._drain = asyncio.get_running_loop().create_task(self._drain_outbox())
 
     def close(self, code: int, reason: str, message: str) -> None:
         """Send ``closing`` and then close with ``code`` (after what is queued)."""
         if self._closing:
             return
         self._closing = True
+        if self._outbox is None:
+            self._outbox = deque()
         self._outbox.append((code, reason, message))
-        self._ready.set()
+        if self._drain is None:
+            self._drain = asyncio.get_running_loop().create_task(self._drain_outbox())
 
     async def _force_close(self, code: int) -> None:
+        self._stop_reading()
         with contextlib.suppress(Exception):
             await self.ws.close(code)
+
+    def _stop_reading(self) -> None:
+        """The socket is done: wake the reader if it waits for a frame (it
+        checks ``closed`` after each frame otherwise)."""
+        self._closed = True
+        if self.reading and self.reader is not None:
+            self.reading = False
+            self.reader.cancel()
 
     def _refused(self, frame: bytes) -> None:
         """A refused command changed nothing: its id may be used again (but
@@ -154,22 +185,41 @@ class Connection:
         """Record a command id; True if this socket already used it."""
         return not self._ids.take(cmd_id)
 
-    async def writer(self) -> None:
+    async def _drain_outbox(self) -> None:
         outbox = self._outbox
-        while True:
-            while not outbox:
-                self._ready.clear()
-                await self._ready.wait()
-            item = outbox.popleft()
-            if isinstance(item, tuple):
-                code, reason, message = item
-                with contextlib.suppress(Exception):
-                    await self.ws.send_text(
-                        frames.encode(frames.Closing(code=reason, message=message)).decode()
-                    )
-                    await self.ws.close(code)
-                return
-            await self.ws.send_text(item.decode())
+        try:
+            while outbox:
+                item = outbox.popleft()
+                if isinstance(item, tuple):
+                    code, reason, message = item
+                    with contextlib.suppress(Exception):
+                        await self.ws.send_text(
+                            frames.encode(frames.Closing(code=reason, message=message)).decode()
+                        )
+                        await self.ws.close(code)
+                    self._stop_reading()
+                    return
+                await self.ws.send_text(item.decode())
+        except Exception:
+            # The client went away mid-send: nothing more can reach it.
+            self._closing = True
+            self._stop_reading()
+        finally:
+            self._drain = None
+            if not outbox:
+                self._outbox = None  # an idle socket keeps no buffer
+
+    async def flush(self, timeout: float) -> None:
+        """Let queued frames (a ``closing`` above all) go out, briefly, then
+        stop sending."""
+        drain = self._drain
+        if drain is not None:
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(asyncio.shield(drain), timeout)
+            drain.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await drain
+        self._closing = True
 
 
 def _too_large(frame: str) -> bool:
@@ -260,7 +310,6 @@ async def websocket_endpoint(ws: WebSocket) -> None:
     conn = Connection(ws, user.id, user.name)
     hub.metrics.sockets.inc()
     hub.register(conn)
-    writer = asyncio.create_task(conn.writer(), name=f"ws-writer-{conn.id}")
     conn.send(
         frames.encode(
             frames.Hello(
@@ -276,53 +325,37 @@ async def websocket_endpoint(ws: WebSocket) -> None:
         )
     )
     try:
-        await _read(ws, hub, conn, writer)
+        await _read(ws, hub, conn)
     except WebSocketDisconnect:
         pass
     finally:
         hub.unregister(conn)
         hub.metrics.sockets.dec()
-        if not writer.done():
-            # Let queued frames (a `closing` above all) go out, briefly.
-            with contextlib.suppress(Exception):
-                await asyncio.wait_for(asyncio.shield(writer), 1.0)
-        writer.cancel()
-        with contextlib.suppress(asyncio.CancelledError, Exception):
-            await writer
+        await conn.flush(1.0)
         if ws.client_state is WebSocketState.CONNECTED:
             with contextlib.suppress(Exception):
                 await ws.close(1000)
 
 
-async def _read(ws: WebSocket, hub: Hub, conn: Connection, writer: asyncio.Task[None]) -> None:
-    """Read frames until the client goes, the socket must close, or the
-    writer stops (the socket is closing, or the client is too slow)."""
+async def _read(ws: WebSocket, hub: Hub, conn: Connection) -> None:
+    """Read frames until the client goes or the socket must close (a
+    ``closing`` was sent, or the client is too slow or gone)."""
     gate = _Gate(hub, conn)
     # A reader waiting for the next frame is woken by cancelling it when the
-    # writer stops: cheaper than racing every receive against the writer.
-    reader = asyncio.current_task()
-    waiting = False
-    stopped_by_writer = False
-
-    def _writer_done(_: object) -> None:
-        nonlocal stopped_by_writer
-        if waiting and reader is not None and not stopped_by_writer:
-            stopped_by_writer = True
-            reader.cancel()
-
-    writer.add_done_callback(_writer_done)
-    while not writer.done():
-        waiting = True
+    # socket closes from the sending side: cheaper than racing every receive.
+    conn.reader = asyncio.current_task()
+    while not conn.closed:
+        conn.reading = True
         try:
             message = await ws.receive()
         except asyncio.CancelledError:
-            if not stopped_by_writer:
+            if not conn.closed:
                 raise  # the server is stopping
-            if reader is not None:
-                reader.uncancel()
+            if conn.reader is not None:
+                conn.reader.uncancel()
             return
         finally:
-            waiting = False
+            conn.reading = False
         if message["type"] == "websocket.disconnect":
             return
         if not await gate.take(message, hub.clock.monotonic()):
