@@ -1,5 +1,5 @@
 """The bot protocol: views round-trip, answers are checked, our bots speak
-it, and faulty external bots are handled as bot-protocol.md says."""
+it, and faulty external bots are handled as docs/bot-protocol.md says."""
 
 from __future__ import annotations
 

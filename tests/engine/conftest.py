@@ -20,7 +20,7 @@ VECTORS_FILE = DATA / "public-records.json.gz"
 
 
 def load_vectors() -> list[dict[str, Any]]:
-    """The 150 public conformance vectors (a copy of ../shared/vectors)."""
+    """The 150 public conformance vectors (tests/data/public-records.json.gz)."""
     with gzip.open(VECTORS_FILE, "rt", encoding="utf-8") as f:
         vectors: list[dict[str, Any]] = json.load(f)
     return vectors

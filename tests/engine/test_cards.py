@@ -1,4 +1,4 @@
-"""Cards, suits, ranks and masks (rules.md, "Cards")."""
+"""Cards, suits, ranks and masks (docs/rules.md, "Cards")."""
 
 from __future__ import annotations
 
@@ -116,7 +116,7 @@ def test_hand_str() -> None:
 
 def test_timeout_order() -> None:
     """Lowest rank first; among equal ranks a non-heart before the heart,
-    then clubs, diamonds, spades (rules.md, "When a turn timer runs out")."""
+    then clubs, diamonds, spades (docs/rules.md, "When a turn timer runs out")."""
     assert sorted(TIMEOUT_ORDER) == list(range(52))
     names = [card_str(c) for c in TIMEOUT_ORDER]
     assert names[:8] == ["2C", "2D", "2S", "2H", "3C", "3D", "3S", "3H"]

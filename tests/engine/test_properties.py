@@ -140,7 +140,7 @@ def state_at(settings_: Settings, seed: int, max_hands: int, stop: int | None = 
 
 
 def reference_winner(leader: int, trick: list[int]) -> int:
-    """The winner of a complete trick, by rules.md "Play" 3 (written
+    """The winner of a complete trick, by docs/rules.md, "Play", rule 3 (written
     independently of the engine)."""
     led = trick[0] // 13
 

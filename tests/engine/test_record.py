@@ -1,4 +1,4 @@
-"""Game records (game-record.md): parse, replay, save; and every kind of
+"""Game records (docs/game-record.md): parse, replay, save; and every kind of
 malformed or illegal record gives ``hand H action A: reason`` with the
 right H and A."""
 

@@ -1,6 +1,7 @@
-"""The rules of rules.md played out on concrete deals: the worked example of
-seed 000, the 13 bid, five_to_run, no_face_card_redeal, throw-ins, the
-scoring variants in play, the end of the game and the timeout order."""
+"""The rules of docs/rules.md played out on concrete deals: its worked
+example (docs/rules.md, "Scoring"), the 13 bid, five_to_run,
+no_face_card_redeal, throw-ins, the scoring variants in play, the end of the
+game and the timeout order."""
 
 from __future__ import annotations
 
@@ -32,10 +33,10 @@ from fourhundred.engine import (
 
 # ---------------------------------------------------------------- the example
 #
-# Seed 000: "North deals. West bids 3, South 4, East 2 and North, with nothing
-# better, 2. The total is 11, so the hand is played. West wins 4 tricks,
-# South 3, East 3 and North 3. West made 3: +3. South bid 4 but won only 3:
-# -4. East and North each made their 2: +2 each."
+# docs/rules.md, "Scoring": "North deals, so West bids first: West 3, South 4,
+# East 2, North 2. The total is 11, so the hand is played. West takes 4
+# tricks, South 3, East 3, North 3. West made 3 (+3), South failed 4 (-4),
+# East and North made 2 (+2 each)."
 #
 # Play goes "to the right", and the seat after the dealer bids and leads
 # first: with North the dealer, West is dealer+1, South dealer+2, East
@@ -125,7 +126,7 @@ def test_example_deal_is_a_deal() -> None:
 
 
 @pytest.mark.parametrize("dealer", [0, 1, 2, 3])
-def test_worked_example_of_seed_000(dealer: int) -> None:
+def test_worked_example_of_the_rules(dealer: int) -> None:
     state = new_state(dealer=dealer)
     state.deal(example_deal(dealer))
     # West (the seat after North, the dealer) bids first; North bids last.
@@ -155,7 +156,8 @@ def test_worked_example_of_seed_000(dealer: int) -> None:
 
 
 def test_worked_example_as_the_record_spec_prints_it() -> None:
-    """With seat 2 dealing, the example is game-record.md's result example."""
+    """With seat 2 dealing, the example is the worked example of
+    docs/game-record.md, "A worked example"."""
     state = new_state(dealer=2)
     play_example(state, {"W": 3, "S": 4, "E": 2, "N": 2})
     record = record_from_state(state).to_dict()

@@ -1,5 +1,5 @@
 """Bid values, escalations and the end of the game as functions
-(rules.md, "Scoring", "Escalations", "Winning the game")."""
+(docs/rules.md, "Bidding", "Scoring", "Winning")."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ from fourhundred.engine import (
     winning_team,
 )
 
-# rules.md's table, bid -> (lebanese, classic)
+# The bid values table of docs/rules.md, "Scoring": bid -> (lebanese, classic)
 TABLE = {
     1: (1, 1),
     2: (2, 2),

@@ -1,4 +1,4 @@
-"""Seats and teams (rules.md, "Seats, teams, direction")."""
+"""Seats and teams (docs/rules.md, "Seats and direction")."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Settings and presets (rules.md, "Settings" and "Named presets")."""
+"""Settings and presets (docs/rules.md, "Settings and presets")."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from fourhundred.engine import PRESETS, STANDARD, TURN_TIMERS, InvalidSettings, Settings, preset
 
-# rules.md's settings table, the `standard` column, spelled out.
+# The settings table of docs/rules.md, the `standard` column, spelled out.
 STANDARD_DICT = {
     "target": 41,
     "min_bid": 2,
@@ -28,7 +28,7 @@ STANDARD_DICT = {
     "no_face_card_redeal": False,
 }
 
-# rules.md's presets table: what each differs from `standard` in.
+# The presets table of docs/rules.md: what each differs from `standard` in.
 PRESET_DIFFERENCES: dict[str, dict[str, Any]] = {
     "standard": {},
     "traditional": {"five_six_face_at_30": True, "thirteen_bid": True},

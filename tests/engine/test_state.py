@@ -330,7 +330,8 @@ def test_a_new_game_waits_for_a_deal() -> None:
     assert s.scores == [0, 0, 0, 0]
     assert s.required == 11
     assert s.legal_actions() == []
-    # The first bid of the hand is known before its deal (game-record.md, next).
+    # The first bid of the hand is known before its deal (docs/game-record.md,
+    # "The result of a replay": `next`).
     assert s.legal_bids() == list(range(2, 13))
     assert s.bid_range() == (2, 12)
     assert s.line() == (

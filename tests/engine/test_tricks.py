@@ -1,7 +1,7 @@
-"""Tricks (rules.md, "Play"): the winner, the legal plays, the voids shown.
+"""Tricks (docs/rules.md, "Play"): the winner, the legal plays, the voids shown.
 
 The engine's answers are checked against the play cores (which decide every
-real trick) and against a reference written independently from rules.md."""
+real trick) and against a reference written independently from docs/rules.md."""
 
 from __future__ import annotations
 

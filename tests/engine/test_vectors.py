@@ -1,5 +1,6 @@
-"""The 150 public conformance vectors (tests/data/public-records.json.gz,
-copied from ../shared/vectors; see game-record.md for the result format).
+"""The 150 public conformance vectors (tests/data/public-records.json.gz:
+each a record and the result or error it must give; the formats are those of
+docs/game-record.md).
 
 Every vector goes through ``replay_result`` in process, through one
 ``fourhundred replay --jsonl`` process with the C core and one with the
@@ -25,7 +26,7 @@ ERROR_LINE = re.compile(r"^hand (-|\d+) action (-|\d+): \S.*$")
 
 
 def check_error_text(text: str, hand: object) -> None:
-    """``text`` is the spec's one-line error and names hand ``hand``."""
+    """``text`` is the one-line error of docs/game-record.md and names hand ``hand``."""
     assert "\n" not in text, text
     assert text.startswith(f"hand {hand} "), f"expected an error in hand {hand}, got {text!r}"
     m = ERROR_LINE.match(text)

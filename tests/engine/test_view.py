@@ -1,4 +1,4 @@
-"""The view (view.md): its JSON shape exactly, and what each seat or a
+"""The view (docs/view.md): its JSON shape exactly, and what each seat or a
 spectator may see."""
 
 from __future__ import annotations

@@ -66,7 +66,7 @@ __all__ = [
 ]
 
 CARD_NAMES = tuple(r + s for s in "CDHS" for r in "23456789TJQKA")
-"""The 52 card names in deck order (rules.md)."""
+"""The 52 card names in deck order (docs/view.md)."""
 
 PROTOCOL_MD = ROOT / "docs" / "protocol.md"
 

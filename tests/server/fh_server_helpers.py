@@ -418,8 +418,8 @@ def choose(view: dict[str, Any]) -> tuple[str, Any]:
 
 
 def timeout_card(legal: list[str]) -> str:
-    """rules.md: the lowest-ranked legal card; a non-heart before a heart,
-    then clubs, diamonds, spades."""
+    """docs/rules.md, "When a turn timer runs out": the lowest-ranked legal
+    card; a non-heart before a heart, then clubs, diamonds, spades."""
     order = {"C": 0, "D": 1, "S": 2, "H": 3}
     return min(legal, key=lambda c: (RANKS.index(c[0]), order[c[1]]))
 

@@ -1,10 +1,12 @@
-"""External bots: any program that speaks bot-protocol.md, as ``cmd:COMMAND``.
+"""External bots: any program that speaks the bot protocol
+(docs/bot-protocol.md), as ``cmd:COMMAND``.
 
 :class:`ExternalBot` starts the program, says ``hello`` and waits for
 ``ready`` (10 s), then sends an ``act`` for each of its turns. The fault
-handling is the spec's: an answer that is late (over the budget plus a
-200 ms grace), malformed, for the wrong id, or not legal is a fault: the
-host takes the timeout action for that turn, records the fault and goes on.
+handling is that of docs/bot-protocol.md, "Faults": an answer that is late
+(over the budget plus a 200 ms grace), malformed, for the wrong id, or not
+legal is a fault: the host takes the timeout action for that turn, records
+the fault and goes on.
 A program that exits, cannot be started or fails ``hello`` is replaced by
 the built-in heuristic bot for the rest of the game, and that is reported
 as a fault too. What the program writes to standard error is logged.

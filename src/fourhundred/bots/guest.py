@@ -1,7 +1,7 @@
 """The bot side of the protocol: run a built-in bot as a protocol program.
 
 ``fourhundred bot NAME`` calls :func:`serve`, which reads JSON lines from
-standard input and answers on standard output (bot-protocol.md), so that
+standard input and answers on standard output (docs/bot-protocol.md), so that
 other hosts and tools can use our bots. A line it cannot use is reported on
 standard error and otherwise ignored; ``quit`` or the end of input ends it.
 """

@@ -1,4 +1,4 @@
-"""The bot protocol (bot-protocol.md): JSON lines between a host and a bot.
+"""The bot protocol (docs/bot-protocol.md): JSON lines between a host and a bot.
 
 This module holds what both sides share: the protocol name, reading a
 view back from its JSON form (:func:`view_from_dict`), turning a bot's
@@ -59,7 +59,7 @@ _VIEW_KEYS: Final = frozenset(
 
 
 class ProtocolError(ValueError):
-    """A message that does not follow bot-protocol.md (the text says why)."""
+    """A message that does not follow docs/bot-protocol.md (the text says why)."""
 
 
 def _int(x: object, what: str, lo: int, hi: int) -> int:
@@ -87,7 +87,7 @@ def _list(x: object, what: str, n: int | None = None) -> list[Any]:
 
 
 def view_from_dict(d: object) -> View:
-    """A :class:`View` from its JSON form (view.md). Raises
+    """A :class:`View` from its JSON form (docs/view.md). Raises
     :class:`ProtocolError` naming the first field that is wrong."""
     if not isinstance(d, Mapping):
         raise ProtocolError("the view must be a JSON object")
@@ -196,8 +196,8 @@ def answer_to_action(msg: object, view: View) -> Action:
 
 
 def timeout_action_of(view: View) -> Action:
-    """What the host plays when the bot faults (rules.md, "When a turn timer
-    runs out"): the smallest legal bid, or the lowest-ranked legal card."""
+    """What the host plays when the bot faults (docs/rules.md, "When a turn
+    timer runs out"): the smallest legal bid, or the lowest-ranked legal card."""
     legal = view.legal or ()
     if not legal:
         raise ValueError("the view has no legal actions")

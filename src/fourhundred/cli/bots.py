@@ -294,7 +294,7 @@ def bot(
 ) -> None:
     """Run a built-in bot as a bot-protocol program (JSON lines on stdin/stdout).
 
-    Other hosts and tools can then use our bots (bot-protocol.md).
+    Other hosts and tools can then use our bots (docs/bot-protocol.md).
     """
     from fourhundred.bots import BOTS, make_bot
     from fourhundred.bots.guest import serve

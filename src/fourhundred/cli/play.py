@@ -7,7 +7,7 @@ Type a bid (``3``) or a card (``QD``, ``10d``); ``last`` shows the last
 trick, ``scores`` the score sheet, ``rules`` the settings, ``hand`` the
 picture again, ``help`` the commands and ``quit`` ends the game. Anything
 else gets a message and a new prompt. At the end you may save the game
-record (game-record.md JSON).
+record (JSON, as in docs/game-record.md).
 
 Everything reads from and writes to the streams it is given, so the tests
 drive it with piped input.

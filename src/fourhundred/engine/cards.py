@@ -1,4 +1,4 @@
-"""Cards, suits and ranks (rules.md, "Cards").
+"""Cards, suits and ranks (docs/rules.md, "Cards").
 
 A card is a plain ``int`` from 0 to 51 in *deck order*: clubs, diamonds,
 hearts, spades, each from 2 up to the ace, so ``card = suit * 13 + rank``.
@@ -94,8 +94,8 @@ TIMEOUT_ORDER: Final[tuple[Card, ...]] = tuple(
         key=lambda c: (c % 13, (0, 1, 3, 2)[c // 13]),
     )
 )
-"""Cards in the order the server prefers on a timeout (rules.md, "When a turn
-timer runs out"): lowest rank first; among equal ranks clubs, diamonds,
+"""Cards in the order the server prefers on a timeout (docs/rules.md, "When a
+turn timer runs out"): lowest rank first; among equal ranks clubs, diamonds,
 spades, then the heart last."""
 
 

@@ -9,7 +9,7 @@ class FourHundredError(ValueError):
 
 
 class InvalidSettings(FourHundredError):
-    """A setting is unknown or out of its range (rules.md, "Settings")."""
+    """A setting is unknown or out of its range (docs/rules.md, "Settings and presets")."""
 
 
 class IllegalAction(FourHundredError):
@@ -47,9 +47,9 @@ class InvalidDeal(FourHundredError):
 class RecordError(FourHundredError):
     """A game record that is malformed or breaks the rules.
 
-    ``hand`` and ``action`` locate the fault as in game-record.md
-    (``None`` prints as ``-``); ``str()`` is the spec's one-line form
-    ``hand H action A: reason``.
+    ``hand`` and ``action`` locate the fault as in docs/game-record.md,
+    "When a record is wrong" (``None`` prints as ``-``); ``str()`` is its
+    one-line form ``hand H action A: reason``.
     """
 
     def __init__(self, reason: str, hand: int | None = None, action: int | None = None) -> None:

@@ -1,4 +1,4 @@
-"""The end of a hand (rules.md, "Scoring" and "End of the game"): each
+"""The end of a hand (docs/rules.md, "Scoring" and "Winning"): each
 seat's score moves by its bid's value, made or not (or a 13 bid decides the
 game); the hand joins the history; and either the game is over or the next
 hand waits for its deal, its dealer, required total and first bidder known.
@@ -91,7 +91,8 @@ def close_hand(
     g.phase = Phase.DEAL
     g.turn = _NEXT[g.dealer]
     # The next hand's required total and first bid depend only on the
-    # scores, so they are known before its deal (game-record.md, `next`).
+    # scores, so they are known before its deal (docs/game-record.md, "The
+    # result of a replay": `next`).
     g.bids = [NO_BID] * 4
     g.n_bids = 0
     g.thirteen_bidder = -1

@@ -1,4 +1,4 @@
-"""Game records (game-record.md): load, validate, replay, save.
+"""Game records (docs/game-record.md): load, validate, replay, save.
 
 A record is the settings, the first dealer and, for each hand, the deal and
 every action in order; it is what is stored, exported, replayed and used as a
@@ -6,7 +6,7 @@ test fixture. This module works on the decoded JSON value (dicts, lists,
 strings, ints); turning text into that value is the caller's job.
 
 Every fault is a :class:`~fourhundred.engine.errors.RecordError` whose
-``str()`` is the spec's one line, ``hand H action A: reason``.
+``str()`` is the one line of docs/game-record.md, ``hand H action A: reason``.
 """
 
 from __future__ import annotations
@@ -218,8 +218,8 @@ def _replay_plays(state: GameState, hand: HandRecord, i: int) -> None:
 
 
 def replay_result(record: GameRecord | object) -> dict[str, Any]:
-    """The object ``fourhundred replay`` prints for a record (game-record.md,
-    "Result")."""
+    """The object ``fourhundred replay`` prints for a record (docs/game-record.md,
+    "The result of a replay")."""
     state = replay(record)
     return result_of(state)
 

@@ -1,6 +1,5 @@
-"""Bid values, escalations and the end of the game (rules.md, "Scoring",
-"Escalations", "Winning the game"). Every value uses the scores *before* the
-hand.
+"""Bid values, escalations and the end of the game (docs/rules.md, "Bidding",
+"Scoring", "Winning"). Every value uses the scores *before* the hand.
 
 >>> bid_value(STANDARD, 5, own_score=0)
 10

@@ -1,4 +1,4 @@
-"""Seats and teams (rules.md, "Seats, teams, direction").
+"""Seats and teams (docs/rules.md, "Seats and direction").
 
 Seats are numbered 0..3 in play order: the seat after ``s`` is ``(s + 1) % 4``
 (anticlockwise at a real table). Partners sit opposite, so seats 0 and 2 are

@@ -1,4 +1,4 @@
-"""Settings and the named presets (rules.md, "Settings").
+"""Settings and the named presets (docs/rules.md, "Settings and presets").
 
 A :class:`Settings` is frozen and always valid: every constructor path checks
 each value against its range. Presets are data, looked up by name.
@@ -186,7 +186,7 @@ PRESETS: Final[Mapping[str, Settings]] = MappingProxyType(
         "quick": Settings(target=31),
     }
 )
-"""The named presets (rules.md, "Named presets")."""
+"""The named presets (docs/rules.md, "Settings and presets")."""
 
 PRESET_NOTES: Final[Mapping[str, str]] = MappingProxyType(
     {

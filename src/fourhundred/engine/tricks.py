@@ -1,4 +1,4 @@
-"""Tricks (rules.md, "Play"): who wins one, what may be played to one.
+"""Tricks (docs/rules.md, "Play"): who wins one, what may be played to one.
 
 Hearts are always trumps: the highest heart in a trick wins it; with no heart
 in it, the highest card of the suit led wins; any other card is a discard

@@ -1,4 +1,4 @@
-"""What one seat, or a spectator, may know (view.md).
+"""What one seat, or a spectator, may know (docs/view.md).
 
 :func:`view_for` is the only door through which hidden state leaves the
 engine: the server sends only its output, the bots decide only from it. It
@@ -48,7 +48,7 @@ class TrickView:
 
 @dataclass(frozen=True, slots=True)
 class View:
-    """One seat's (or a spectator's) knowledge of the game, as view.md."""
+    """One seat's (or a spectator's) knowledge of the game, as docs/view.md."""
 
     rules: dict[str, Any]
     seat: int | None
@@ -73,7 +73,7 @@ class View:
         return self.phase == "bid" and self.legal is not None
 
     def to_dict(self) -> dict[str, Any]:
-        """The JSON form of view.md (plain dicts, lists, strings and ints)."""
+        """The JSON form of docs/view.md (plain dicts, lists, strings and ints)."""
         legal: list[Any] | None
         if self.legal is None:
             legal = None

@@ -61,7 +61,7 @@ def _warm() -> None:
 
 GRACE_S = 0.2
 """Extra time on top of the budget before a decision counts as late
-(bot-protocol.md)."""
+(docs/bot-protocol.md, "Faults")."""
 
 
 class PoolBotRunner:

@@ -1,7 +1,7 @@
-"""Replays of finished games (docs/protocol.md, "Finished games"): the
-views the engine computes after every action, step by step, with every
-hand face up (a finished game hides nothing). The server computes no rule
-here: it turns the stored record into JSON through the engine
+"""Replays of finished games (docs/protocol.md, "Finished games, players,
+ratings"): the views the engine computes after every action, step by step,
+with every hand face up (a finished game hides nothing). The server computes
+no rule here: it turns the stored record into JSON through the engine
 (``GET /api/games/{id}/replay`` in :mod:`.api`).
 """
 

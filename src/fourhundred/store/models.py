@@ -72,7 +72,7 @@ tables = sa.Table(
     sa.Column("reason", sa.String(16), nullable=True),
     sa.Column("scores", sa.JSON, nullable=True),
     sa.Column("hands", sa.Integer, nullable=True),
-    # The game record (game-record.md), once the game is over.
+    # The game record (docs/game-record.md), once the game is over.
     sa.Column("record", sa.JSON, nullable=True),
     sa.Index("ix_tables_status_kind", "status", "kind"),
 )

@@ -1,4 +1,4 @@
-// Cards: the text form of view.md ("AH", "TD"), sorting, and the card faces,
+// Cards: the text form of docs/view.md ("AH", "TD"), sorting, and the card faces,
 // drawn here as SVG (no copied art). Hearts are always trumps.
 
 export const SUITS = ["C", "D", "H", "S"];

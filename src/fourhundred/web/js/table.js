@@ -1,9 +1,9 @@
-// The table: renders one view.md object (plus who sits where, the timer and
+// The table: renders one docs/view.md object (plus who sits where, the timer and
 // the score sheet) into the DOM. It decides nothing about the rules: the
 // legal bids and cards are exactly `view.legal`, the values `view.values`.
 //
 // model = {
-//   view,                    // view.md JSON (required)
+//   view,                    // docs/view.md JSON (required)
 //   seats: [{name, bot, connected, rating} | null] x 4,
 //   you,                     // the seat this browser plays, or null (spectator / replay)
 //   deadline,                // Date.now() ms when the turn timer runs out, or null
