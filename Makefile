@@ -1,4 +1,5 @@
-# The two commands a new user needs: `make serve` (later) / `make play`, and `make test`.
+# The two commands a new user needs: `make serve` (the server and the browser
+# client) and `make test`. The terminal game is `.venv/bin/fourhundred play`.
 PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin

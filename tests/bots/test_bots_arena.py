@@ -2,15 +2,22 @@
 
 from __future__ import annotations
 
+import io
 import json
 import subprocess
 import sys
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
+
+from rich.console import Console
+from typer.testing import CliRunner
 
 from fourhundred.bots import make_bot
 from fourhundred.bots.analysis import AnalysisOptions, analyse_record
-from fourhundred.bots.arena import ArenaConfig, play_pair, run_arena
+from fourhundred.bots.arena import DEALS_PER_PAIR, ArenaConfig, play_pair, run_arena
+from fourhundred.cli import app
+from fourhundred.cli.arenatext import WIDE_TABLE, print_report, progress_text
 from fourhundred.engine import GameState, Phase, preset, record_from_state, view_for
 
 
@@ -27,12 +34,17 @@ def test_a_bot_against_itself_scores_exactly_zero_per_pair() -> None:
 
 
 def test_tiny_arena_reports_everything() -> None:
-    cfg = ArenaConfig("heuristic", "random", pairs=6, games=1, settings=preset("quick"), workers=1)
+    cfg = ArenaConfig(
+        "heuristic", "random", pairs=6, games=1, settings=preset("quick"), workers=1, seed=1
+    )
     seen: list[str] = []
     r = run_arena(cfg, lambda rep, kind: seen.append(kind))
     d = r.to_dict()
-    assert seen.count("pair") == 6 and seen.count("game") == 1
-    assert d["pairs_played"] + d["pairs_dropped"] == 6
+    # Six pairs count: the one thrown in (seed 1 has one) was replaced.
+    assert d["pairs_played"] == d["pairs_asked"] == 6
+    assert d["pairs_dropped"] >= 1
+    assert seen.count("pair") == 6 + d["pairs_dropped"] and seen.count("game") == 1
+    assert d["deal_limit"] == 60 and d["deal_limit_reached"] is False
     assert d["games"] == 2 and d["a_game_wins"] + d["b_game_wins"] + d["game_draws"] == 2
     assert d["mean_points_per_deal"] > 0  # random bids are ruinous
     for key in ("A", "B"):
@@ -68,7 +80,7 @@ def test_arena_command_with_an_external_bot_and_json(tmp_path: Path) -> None:
     )
     assert proc.returncode == 0, proc.stderr
     d = json.loads(proc.stdout)
-    assert d["pairs_played"] + d["pairs_dropped"] == 3
+    assert d["pairs_played"] == 3  # thrown-in deals were replaced
     assert d["bots"]["A"]["faults"] == 0
 
 
@@ -142,4 +154,66 @@ def test_arena_reports_the_faults_of_a_crashing_external_bot(
     a = d["bots"]["A"]
     assert a["faults"] >= 2  # replaced at least once at each table it played
     assert any("heuristic bot plays for it" in f for f in a["fault_samples"])
-    assert d["pairs_played"] + d["pairs_dropped"] == 2
+    assert d["pairs_played"] == 2
+
+
+def _without_clock(d: dict[str, Any]) -> dict[str, Any]:
+    d = {k: v for k, v in d.items() if k != "seconds"}
+    d["bots"] = {
+        k: {n: v for n, v in b.items() if not n.startswith("ms_")} for k, b in d["bots"].items()
+    }
+    return d
+
+
+def test_the_same_seed_gives_the_same_pairs_in_any_number_of_workers() -> None:
+    runs = [
+        run_arena(
+            ArenaConfig("heuristic", "random", 6, 1, preset("quick"), seed=1, workers=w)
+        ).to_dict()
+        for w in (1, 2, 1)
+    ]
+    assert runs[0]["pairs_dropped"] >= 1  # a replaced pair is part of what must repeat
+    assert _without_clock(runs[0]) == _without_clock(runs[1]) == _without_clock(runs[2])
+
+
+def test_the_deal_limit_stops_a_run_and_says_so() -> None:
+    cfg = ArenaConfig("heuristic", "random", 6, 0, preset("quick"), seed=1, workers=1, max_deals=3)
+    report = run_arena(cfg)
+    d = report.to_dict()
+    assert d["pairs_played"] + d["pairs_dropped"] == 3
+    assert d["pairs_played"] < 6 and d["deal_limit_reached"] is True
+    out = io.StringIO()
+    print_report(report, Console(file=out, width=80, highlight=False))
+    text = " ".join(out.getvalue().split())
+    assert f"stopped at the limit of 3 deals: only {d['pairs_played']} of 6 pairs counted" in text
+    assert DEALS_PER_PAIR == 10
+    assert "10 deals per pair asked" in " ".join(
+        CliRunner().invoke(app, ["arena", "--help"], env={"COLUMNS": "80"}).output.split()
+    )
+
+
+def test_progress_says_counted_of_asked() -> None:
+    seen: list[str] = []
+    cfg = ArenaConfig("heuristic", "random", 4, 1, preset("quick"), seed=1, workers=1)
+    run_arena(cfg, lambda rep, kind: seen.append(progress_text(rep)))
+    assert seen[-1].startswith("pairs 4/4 counted (")
+    assert "games 1/1" in seen[-1]
+    assert all(len(line) <= 70 for line in seen)  # with the clock, within 80 columns
+
+
+def test_the_report_reads_at_80_columns_and_as_a_table_when_wide() -> None:
+    cmd = "cmd:python3 examples/simple_bot.py --a-long-option"
+    cfg = ArenaConfig("heuristic", "random", 3, 0, preset("quick"), seed=1, workers=1)
+    d = run_arena(cfg)
+    d.config = ArenaConfig(cmd, "random", 3, 0, preset("quick"), seed=1)
+    narrow, wide = io.StringIO(), io.StringIO()
+    print_report(d, Console(file=narrow, width=80, highlight=False))
+    print_report(d, Console(file=wide, width=WIDE_TABLE, highlight=False))
+    lines = narrow.getvalue().splitlines()
+    assert max(len(line) for line in lines) <= 80
+    tokens = narrow.getvalue().split()
+    words = ("over-bid", "under-bid", "exact", "p50", "p95", "faults")
+    for word in (cmd.rsplit(maxsplit=1)[-1], *words):
+        assert word in tokens, word
+    assert "3 of 3 duplicate pairs counted" in narrow.getvalue()
+    assert "┃" in wide.getvalue() or "│" in wide.getvalue()  # the table

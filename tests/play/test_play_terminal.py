@@ -5,12 +5,23 @@ from __future__ import annotations
 
 import io
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
 
 from fourhundred.cli.play import TerminalGame
-from fourhundred.engine import CARD_NAMES, Phase, preset, replay_result, view_for
+from fourhundred.cli.playtext import rules_lines
+from fourhundred.engine import (
+    CARD_NAMES,
+    SETTING_CHOICES,
+    SETTING_RANGES,
+    SETTING_SWITCHES,
+    Phase,
+    preset,
+    replay_result,
+    view_for,
+)
 
 
 class Driver(io.StringIO):
@@ -70,10 +81,11 @@ def test_bad_input_gets_a_message_and_a_new_prompt() -> None:
     g.run()
     text = out.getvalue()
     assert "'banana' is not a bid" in text
-    assert "Not allowed: bid 99 by seat 0 is not legal" in text
+    assert "You cannot bid 99: you may bid 2 to 12." in text
     assert "'bid x' is not a bid" in text
     assert "Commands:" in text
-    assert "Rules: quick, target 31" in text
+    assert "Rules: quick." in text
+    assert "Target: a team wins when one partner has 31 points" in text
     assert "No trick has been completed in this hand yet." in text
     assert g.state.phase is Phase.OVER
 
@@ -99,8 +111,8 @@ def test_illegal_card_is_refused() -> None:
         drv.script = ["AS" if not s.hand(1) >> 51 & 1 else "2C"]
     g.human_turn()
     text = out.getvalue()
-    assert "Not allowed:" in text
-    assert "does not hold it" in text or "must follow" in text
+    assert "You do not hold" in text or "You must follow suit: you may play" in text
+    assert "Not allowed" not in text and "by seat 1" not in text
 
 
 def test_piped_command_quits_and_saves_a_record_that_replays(tmp_path: Path) -> None:
@@ -117,7 +129,8 @@ def test_piped_command_quits_and_saves_a_record_that_replays(tmp_path: Path) -> 
     assert proc.returncode == 0, proc.stderr
     assert "'nonsense' is not a bid" in proc.stdout or "'nonsense' is not a card" in proc.stdout
     assert "Game stopped." in proc.stdout
-    assert f"Saved the game record to {record}" in proc.stdout
+    said = " ".join(proc.stdout.split())  # lines are wrapped to $COLUMNS
+    assert f"Saved the game record to {record}" in said
     result = replay_result(json.loads(record.read_text()))
     assert result["next"] is not None  # an unfinished game, as played
 
@@ -151,3 +164,83 @@ def test_unknown_bot_and_preset_are_refused() -> None:
         )
         assert proc.returncode == 2
         assert message in proc.stderr
+
+
+def after_prompts(text: str) -> str:
+    """``text`` as a terminal shows it: what is said after a prompt (where
+    the player typed a line) starts a line of its own."""
+    return re.sub(r"(?m)^(> )+", "\n", text)
+
+
+def _whole_game(seed: int, seat: int, width: int = 80) -> tuple[TerminalGame, str]:
+    out = io.StringIO()
+    drv = Driver([], out)
+    g = TerminalGame(preset("quick"), seat, "heuristic", seed, drv, out, width=width)
+    drv.game = g
+    assert g.run() == 0
+    return g, out.getvalue()
+
+
+def test_you_deal_and_a_new_deal_speak_to_you() -> None:
+    g, text = _whole_game(seed=3, seat=0)
+    assert len(g.state.history) >= 4  # every seat dealt at least once
+    assert "=== Hand 1: " in text and "=== Hand 0" not in text
+    assert "You deal." in text
+    assert "You deals" not in text and "You (seat 0) deals" not in text
+
+
+FINAL_TRICK = re.compile(
+    r"Final trick: Trick (\d+): ((?:You|Right|Partner|Left) \w+, ){3}"
+    r"(?:You|Right|Partner|Left) \w+ -> won by (you|(?:Right|Partner|Left) \(seat \d\))"
+)
+
+
+def test_the_final_trick_names_its_seats_and_its_winner() -> None:
+    g, text = _whole_game(seed=4, seat=1, width=10_000)
+    text = after_prompts(text)
+    finals = [line for line in text.splitlines() if line.startswith("Final trick")]
+    played = [h for h in g.state.history if not h.thrown_in]
+    assert len(finals) == len(played) > 0
+    for line, h in zip(finals, played, strict=True):
+        m = FINAL_TRICK.fullmatch(line)
+        assert m is not None, line
+        assert int(m[1]) == len(h.trick_winners)
+    last = g.state.last_trick()
+    assert last is not None
+    winner = "you" if last.winner == 1 else f"(seat {last.winner})"
+    assert finals[-1].endswith(winner)
+
+
+def test_the_rules_command_explains_every_setting_in_words() -> None:
+    base = preset("standard")
+    text = "\n".join(rules_lines(base))
+    assert "_" not in text  # no key such as min_bid, no value such as non_negative
+    for key, value in base.to_dict().items():
+        if key in SETTING_RANGES:
+            lo, hi = SETTING_RANGES[key]
+            other: object = hi if value == lo else lo
+        elif key in SETTING_CHOICES:
+            other = next(c for c in SETTING_CHOICES[key] if c != value)
+        else:
+            assert key in SETTING_SWITCHES
+            other = not value
+        changed = "\n".join(rules_lines(base.replace(**{key: other})))
+        assert changed != text, f"the rules text does not show {key}"
+        assert "_" not in changed
+
+
+def test_hand_shows_the_picture_and_the_question_again() -> None:
+    g, out = _game(["hand", "quit"], seed=2, seat=3)
+    g.run()
+    text = out.getvalue()
+    after_hand = text.split("> ")[1]
+    assert "Your bid, worth (points):" in text.split("> ")[0]
+    assert "Your hand" in after_hand and "Your bid, worth (points):" in after_hand, after_hand
+
+
+def test_lines_fit_80_columns_and_no_word_is_broken() -> None:
+    narrow = after_prompts(_whole_game(seed=6, seat=2, width=80)[1])
+    wide = after_prompts(_whole_game(seed=6, seat=2, width=10_000)[1])
+    assert max(len(line) for line in wide.splitlines()) > 80  # there was something to wrap
+    assert max(len(line) for line in narrow.splitlines()) <= 80
+    assert narrow.split() == wide.split()  # the same words, none cut in two

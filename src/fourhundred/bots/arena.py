@@ -4,7 +4,10 @@ A **duplicate pair** deals the same cards twice, from the same position
 (dealer and scores by seat): once with A's team at seats 0 and 2, once with
 the teams' seats swapped, so the luck of the cards cancels. The pair's
 result is A's team points minus B's team points, averaged over its two
-tables; a pair where either table is thrown in is dropped. Half the pairs
+tables; a pair where either table is thrown in does not count, and the
+next deal takes its place, so that ``pairs`` pairs count (up to
+:data:`DEALS_PER_PAIR` deals per pair asked, a limit the report states
+when reached). Half the pairs
 start from a fresh game (all scores 0); the other half from a random
 mid-game position, so that the bots' reading of the game situation counts.
 
@@ -13,18 +16,20 @@ swapped) and give A's win rate.
 
 Everything here is plain functions over the engine; :func:`run_arena` drives
 them with a progress callback, in worker processes when both bots are cheap
-(a bot with its own process pool runs in this process).
+(a bot with its own process pool runs in this process). Each pair and game
+is seeded from the run's seed and its index, and results are taken in
+index order whatever the order workers finish in, so a run is the same
+from the same seed (unless ``max_seconds`` cuts it short).
 """
 
 from __future__ import annotations
 
-import math
+import contextlib
 import multiprocessing
 import os
 import random
 import time
-from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
+from collections.abc import Callable, Generator, Iterator
 from typing import Any, Final
 
 from fourhundred.engine import (
@@ -39,13 +44,23 @@ from fourhundred.engine import (
 )
 
 from . import make_bot
+from .arena_report import (
+    DEALS_PER_PAIR,
+    ArenaConfig,
+    ArenaReport,
+    BotStats,
+    GameResult,
+    PairResult,
+)
 from .base import Bot
 from .heuristic import GAME_BONUS
 
 __all__ = [
+    "DEALS_PER_PAIR",
     "ArenaConfig",
     "ArenaReport",
     "BotStats",
+    "GameResult",
     "PairResult",
     "play_game",
     "play_hand",
@@ -55,76 +70,6 @@ __all__ = [
 
 MAX_HANDS_PER_GAME: Final = 300
 """A whole game that has not ended after this many hands counts as a draw."""
-
-
-@dataclass(slots=True)
-class BotStats:
-    """Per-bot tallies (one bot name; both of its seats)."""
-
-    bids: int = 0
-    made: int = 0
-    over: int = 0
-    """Bids failed: fewer tricks than bid."""
-    exact: int = 0
-    under: int = 0
-    """Bids made with tricks to spare: more tricks than bid."""
-    times: list[float] = field(default_factory=list)
-    """Seconds per decision."""
-    faults: list[str] = field(default_factory=list)
-
-    def merge(self, other: BotStats) -> None:
-        self.bids += other.bids
-        self.made += other.made
-        self.over += other.over
-        self.exact += other.exact
-        self.under += other.under
-        self.times.extend(other.times)
-        self.faults.extend(other.faults)
-
-    def count_bid(self, bid: int, tricks: int) -> None:
-        self.bids += 1
-        if tricks >= bid:
-            self.made += 1
-        if tricks < bid:
-            self.over += 1
-        elif tricks == bid:
-            self.exact += 1
-        else:
-            self.under += 1
-
-
-@dataclass(slots=True)
-class PairResult:
-    """One duplicate pair: A's margin per deal, or ``None`` when dropped."""
-
-    index: int
-    margin: float | None
-    stats: dict[str, BotStats]
-
-
-@dataclass(slots=True)
-class GameResult:
-    index: int
-    a_wins: int
-    b_wins: int
-    draws: int
-    hands: int
-    stats: dict[str, BotStats]
-
-
-@dataclass(frozen=True, slots=True)
-class ArenaConfig:
-    a: str
-    b: str
-    pairs: int
-    games: int
-    settings: Settings
-    budget_ms: int | None = None
-    seed: int = 0
-    workers: int = 0
-    """Processes for cheap bots; 0 picks the number of cores."""
-    max_seconds: float | None = None
-    """Stop starting new pairs after this long (then report what was done)."""
 
 
 def _act(bot: Bot, state: GameState, seat: int, stats: BotStats) -> None:
@@ -275,107 +220,11 @@ def _uses_own_cores(name: str) -> bool:
     return bool(cls is not None and getattr(cls, "uses_processes", False))
 
 
-# ---------------------------------------------------------------- report
-
-
-def _percentile(xs: list[float], q: float) -> float:
-    if not xs:
-        return 0.0
-    ys = sorted(xs)
-    k = (len(ys) - 1) * q
-    lo = math.floor(k)
-    hi = min(lo + 1, len(ys) - 1)
-    return ys[lo] + (ys[hi] - ys[lo]) * (k - lo)
-
-
-@dataclass(slots=True)
-class ArenaReport:
-    """Everything the arena measured."""
-
-    config: ArenaConfig
-    margins: list[float] = field(default_factory=list)
-    dropped: int = 0
-    games: int = 0
-    a_wins: int = 0
-    b_wins: int = 0
-    draws: int = 0
-    hands_in_games: int = 0
-    stats: dict[str, BotStats] = field(default_factory=lambda: {"A": BotStats(), "B": BotStats()})
-    seconds: float = 0.0
-
-    def add(self, r: PairResult | GameResult) -> None:
-        if isinstance(r, PairResult):
-            if r.margin is None:
-                self.dropped += 1
-            else:
-                self.margins.append(r.margin)
-        else:
-            self.games += 2
-            self.a_wins += r.a_wins
-            self.b_wins += r.b_wins
-            self.draws += r.draws
-            self.hands_in_games += r.hands
-        for k, v in r.stats.items():
-            self.stats[k].merge(v)
-
-    @property
-    def mean(self) -> float:
-        return sum(self.margins) / len(self.margins) if self.margins else 0.0
-
-    @property
-    def half_width(self) -> float:
-        """Half the width of the 95% interval of the mean margin."""
-        n = len(self.margins)
-        if n < 2:
-            return math.inf
-        m = self.mean
-        var = sum((x - m) ** 2 for x in self.margins) / (n - 1)
-        return 1.96 * math.sqrt(var / n)
-
-    def to_dict(self) -> dict[str, Any]:
-        cfg = self.config
-        bots: dict[str, Any] = {}
-        for key, name in (("A", cfg.a), ("B", cfg.b)):
-            st = self.stats[key]
-            n = max(st.bids, 1)
-            bots[key] = {
-                "name": name,
-                "bids": st.bids,
-                "bid_success": st.made / n,
-                "over_bid": st.over / n,
-                "exact": st.exact / n,
-                "under_bid": st.under / n,
-                "decisions": len(st.times),
-                "ms_p50": 1000 * _percentile(st.times, 0.5),
-                "ms_p95": 1000 * _percentile(st.times, 0.95),
-                "ms_max": 1000 * max(st.times, default=0.0),
-                "faults": len(st.faults),
-                "fault_samples": st.faults[:5],
-            }
-        hw = self.half_width
-        return {
-            "a": cfg.a,
-            "b": cfg.b,
-            "preset": cfg.settings.preset_name,
-            "budget_ms": cfg.budget_ms,
-            "seed": cfg.seed,
-            "pairs_played": len(self.margins),
-            "pairs_dropped": self.dropped,
-            "mean_points_per_deal": self.mean,
-            "ci95": [self.mean - hw, self.mean + hw] if math.isfinite(hw) else None,
-            "games": self.games,
-            "a_game_wins": self.a_wins,
-            "b_game_wins": self.b_wins,
-            "game_draws": self.draws,
-            "a_game_win_rate": (self.a_wins / self.games) if self.games else None,
-            "bots": bots,
-            "seconds": self.seconds,
-        }
-
-
 def _tasks(cfg: ArenaConfig) -> list[tuple[str, int]]:
-    # Games are interleaved with pairs so a run cut short has some of each.
-    out: list[tuple[str, int]] = [("pair", i) for i in range(cfg.pairs)]
+    """Every game and every pair that may be dealt, in the order results
+    are taken: games interleaved with the first ``pairs`` pairs, so a run
+    cut short has some of each, then the pairs that replace thrown-in ones."""
+    out: list[tuple[str, int]] = [("pair", i) for i in range(cfg.deal_limit)]
     if cfg.games:
         step = max(1, cfg.pairs // cfg.games)
         for g in range(cfg.games):
@@ -383,42 +232,66 @@ def _tasks(cfg: ArenaConfig) -> list[tuple[str, int]]:
     return out
 
 
+def _indexed_task(job: tuple[int, tuple[str, int]]) -> tuple[int, PairResult | GameResult]:
+    return job[0], _worker_task(job[1])
+
+
+def _in_order(
+    stream: Iterator[tuple[int, PairResult | GameResult]],
+) -> Iterator[PairResult | GameResult]:
+    """The results of ``stream`` (position, result), by position from 0:
+    which pairs count then does not depend on which worker finished first."""
+    waiting: dict[int, PairResult | GameResult] = {}
+    taken = 0
+    for position, result in stream:
+        waiting[position] = result
+        while taken in waiting:
+            yield waiting.pop(taken)
+            taken += 1
+
+
 def run_arena(
     cfg: ArenaConfig, progress: Callable[[ArenaReport, str], None] | None = None
 ) -> ArenaReport:
-    """Play every pair and game of ``cfg``; ``progress(report, kind)`` is
-    called after each one. Raises ``ValueError`` for an unknown bot name."""
+    """Play until ``cfg.pairs`` pairs count and every game is in (or the
+    deal limit or ``max_seconds`` is reached); ``progress(report, kind)`` is
+    called after each pair or game taken. Raises ``ValueError`` for an
+    unknown bot name."""
     report = ArenaReport(cfg)
     t0 = time.monotonic()
-    tasks = _tasks(cfg)
+    tasks = list(enumerate(_tasks(cfg)))
     heavy = _uses_own_cores(cfg.a) or _uses_own_cores(cfg.b)
     workers = cfg.workers or (os.cpu_count() or 1)
     deadline = None if cfg.max_seconds is None else t0 + cfg.max_seconds
 
-    def results() -> Iterator[PairResult | GameResult]:
+    def results() -> Generator[tuple[int, PairResult | GameResult]]:
         if heavy or workers <= 1 or len(tasks) < 2:
             _worker_init(cfg)
             try:
-                for t in tasks:
+                for job in tasks:
                     if deadline is not None and time.monotonic() > deadline:
                         return
-                    yield _worker_task(t)
+                    yield _indexed_task(job)
             finally:
                 for bot in _WORKER["a"] + _WORKER["b"]:
                     bot.close()
             return
         ctx = multiprocessing.get_context("spawn")
         with ctx.Pool(workers, initializer=_worker_init, initargs=(cfg,)) as pool:
-            for r in pool.imap_unordered(_worker_task, tasks, chunksize=1):
+            for r in pool.imap_unordered(_indexed_task, tasks, chunksize=1):
                 yield r
                 if deadline is not None and time.monotonic() > deadline:
-                    pool.terminate()
-                    return
+                    return  # leaving the pool terminates it
 
-    for r in results():
-        report.add(r)
-        report.seconds = time.monotonic() - t0
-        if progress is not None:
-            progress(report, "pair" if isinstance(r, PairResult) else "game")
+    with contextlib.closing(results()) as stream:
+        for r in _in_order(stream):
+            if isinstance(r, PairResult) and report.counted >= cfg.pairs:
+                continue  # played while the last pairs were still out: not needed
+            report.add(r)
+            report.seconds = time.monotonic() - t0
+            if progress is not None:
+                progress(report, "pair" if isinstance(r, PairResult) else "game")
+            if report.complete:
+                break
     report.seconds = time.monotonic() - t0
     return report

@@ -73,8 +73,11 @@ class _Guest:
         }
 
     def hello(self, msg: dict[str, Any], received: float) -> None:
-        if msg.get("protocol") != PROTOCOL:
-            print(f"host speaks {msg.get('protocol')!r}; answering as {PROTOCOL}", file=self.err)
+        spoken = msg.get("protocol")
+        if spoken is None:
+            print(f"the host's hello names no protocol; answering as {PROTOCOL}", file=self.err)
+        elif spoken != PROTOCOL:
+            print(f"host speaks {spoken!r}; answering as {PROTOCOL}", file=self.err)
         _say(
             self.out, {"type": "ready", "name": f"fourhundred-{self.name}", "author": "fourhundred"}
         )

@@ -6,11 +6,14 @@ listed in ``COMMAND_MODULES`` (in the order ``--help`` shows them):
 - :mod:`.records`: ``replay``
 - :mod:`.server`: ``serve`` (its options become a config in :mod:`.serveconfig`)
   and ``db upgrade|current``
-- :mod:`.bots`: ``arena``, ``analyse``, ``bot`` (and the place for more bot
-  tools, such as training)
-- :mod:`.play`: ``play``, a game in the terminal against three bots
+- :mod:`.bots`: ``arena`` (its report in :mod:`.arenatext`), ``analyse``,
+  ``bot`` (and the place for more bot tools, such as training)
+- :mod:`.play`: ``play``, a game in the terminal against three bots (its
+  words in :mod:`.playtext`)
 - :mod:`.loadtest`: ``loadtest`` (its generator in :mod:`.loadgen`)
 
+Every command is made with :class:`.help.HelpCommand` (groups with
+:class:`.help.HelpGroup`), so that its ``--help`` reads whole in 80 columns.
 Heavy imports stay inside the commands so that ``fourhundred --help`` is
 quick. The layers import one way, engine <- bots <- server <- cli: nothing
 below imports this package.
@@ -22,6 +25,8 @@ import importlib
 
 import typer
 
+from .help import HelpGroup
+
 COMMAND_MODULES: tuple[str, ...] = (
     "fourhundred.cli.records",
     "fourhundred.cli.server",
@@ -32,6 +37,7 @@ COMMAND_MODULES: tuple[str, ...] = (
 """Modules that add subcommands (each defines ``register(app: typer.Typer)``)."""
 
 app = typer.Typer(
+    cls=HelpGroup,
     name="fourhundred",
     help="400 (arba'meyeh), the Lebanese and Syrian partnership card game.",
     no_args_is_help=True,

@@ -16,77 +16,38 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 if TYPE_CHECKING:
+    from rich.console import Console
+
     from fourhundred.bots.arena import ArenaReport
 
-from .common import check_bot_name, fail, preset_or_exit
+from .arenatext import print_report, progress_text
+from .common import BOT_BUDGET_DEFAULT, check_bot_name, fail, preset_or_exit
+from .help import HelpCommand
 
-__all__ = ["register"]
-
-
-def _print_report(report: ArenaReport) -> None:
-    from rich.console import Console
-    from rich.table import Table
-
-    d = report.to_dict()
-    console = Console()
-    ci = d["ci95"]
-    ci_text = f"[{ci[0]:+.2f}, {ci[1]:+.2f}]" if ci else "(too few pairs)"
-    console.print(
-        f"[bold]{d['a']}[/] over [bold]{d['b']}[/]: "
-        f"[bold]{d['mean_points_per_deal']:+.2f}[/] points per deal, 95% interval {ci_text}, "
-        f"{d['pairs_played']} duplicate pairs ({d['pairs_dropped']} dropped: thrown in)"
-    )
-    if d["games"]:
-        console.print(
-            f"whole games: {d['a']} won {d['a_game_wins']} of {d['games']}"
-            f" ({100 * d['a_game_win_rate']:.1f}%), {d['game_draws']} unfinished"
-        )
-    t = Table(
-        "",
-        "bot",
-        "bids",
-        "made",
-        "over-bid",
-        "exact",
-        "under-bid",
-        "p50 ms",
-        "p95 ms",
-        "max ms",
-        "faults",
-    )
-    for key in ("A", "B"):
-        b = d["bots"][key]
-        t.add_row(
-            key,
-            b["name"],
-            str(b["bids"]),
-            f"{100 * b['bid_success']:.1f}%",
-            f"{100 * b['over_bid']:.1f}%",
-            f"{100 * b['exact']:.1f}%",
-            f"{100 * b['under_bid']:.1f}%",
-            f"{b['ms_p50']:.2f}",
-            f"{b['ms_p95']:.2f}",
-            f"{b['ms_max']:.1f}",
-            str(b["faults"]),
-        )
-    console.print(t)
-    for key in ("A", "B"):
-        for f in d["bots"][key]["fault_samples"]:
-            console.print(f"[yellow]{d['bots'][key]['name']} fault:[/] {f}")
-    console.print(f"[dim]{d['seconds']:.0f} s; preset {d['preset']}; seed {d['seed']}[/]")
+__all__ = ["print_analysis", "register"]
 
 
 def arena(  # noqa: PLR0913, PLR0917 - one parameter per command-line option
     a: Annotated[str, typer.Argument(help="Bot A: random, heuristic, search or cmd:COMMAND.")],
     b: Annotated[str, typer.Argument(help="Bot B, the same choices.")],
-    pairs: Annotated[int, typer.Option("--pairs", min=1, help="Duplicate pairs to play.")] = 100,
+    pairs: Annotated[
+        int, typer.Option("--pairs", min=1, help="Duplicate pairs that count (see above).")
+    ] = 100,
     games: Annotated[
         int | None,
-        typer.Option("--games", min=0, help="Whole games (each played twice); default pairs/10."),
+        typer.Option(
+            "--games", min=0, help="Whole games (each played twice).", show_default="pairs/10"
+        ),
     ] = None,
     preset_name: Annotated[str, typer.Option("--preset", help="Rules preset.")] = "standard",
     budget_ms: Annotated[
-        int | None, typer.Option("--budget-ms", min=1, help="Thinking time per decision.")
+        int | None,
+        typer.Option(
+            "--budget-ms",
+            min=1,
+            help="Thinking time per decision, in ms.",
+            show_default=BOT_BUDGET_DEFAULT,
+        ),
     ] = None,
     seed: Annotated[int, typer.Option("--seed", help="Seed of the deals.")] = 0,
     workers: Annotated[
@@ -94,25 +55,26 @@ def arena(  # noqa: PLR0913, PLR0917 - one parameter per command-line option
     ] = 0,
     max_minutes: Annotated[
         float | None,
-        typer.Option("--max-minutes", min=0.01, help="Stop after this long and report."),
+        typer.Option(
+            "--max-minutes",
+            min=0.01,
+            help="Stop after this long and report.",
+            show_default="no limit",
+        ),
     ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
 ) -> None:
     """Duplicate pairs and whole games of bot A against bot B: A's points per deal over B.
 
-    Each deal is played twice with the teams' seats swapped (a pair where
-    either table is thrown in is dropped). Reports the mean margin with a
-    95% interval, bid success and over-/under-bid rates per bot, the
-    whole-game win rate and decision times (p50, p95, max).
+    Each deal is played twice with the teams' seats swapped. A pair where
+    either table is thrown in does not count and a new deal replaces it,
+    until --pairs pairs count or 10 deals per pair asked have been dealt
+    (then the report says so). The same --seed gives the same result.
+    Reports the mean margin with a 95% interval, bid success and
+    over-/under-bid rates per bot, the whole-game win rate and decision
+    times (p50, p95, max).
     """
-    from rich.progress import (
-        BarColumn,
-        MofNCompleteColumn,
-        Progress,
-        TextColumn,
-        TimeElapsedColumn,
-        TimeRemainingColumn,
-    )
+    from rich.progress import Progress, TextColumn, TimeElapsedColumn
 
     from fourhundred.bots.arena import ArenaConfig, run_arena
 
@@ -129,31 +91,23 @@ def arena(  # noqa: PLR0913, PLR0917 - one parameter per command-line option
         workers=workers,
         max_seconds=None if max_minutes is None else max_minutes * 60,
     )
-    total = cfg.pairs + cfg.games
     plain_log = not sys.stderr.isatty() and not sys.stdout.isatty()
     with Progress(
-        TextColumn("[bold]{task.description}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TextColumn("{task.fields[status]}"),
+        TextColumn("{task.fields[status]}"),  # short enough for 80 columns: no bar
         TimeElapsedColumn(),
-        TimeRemainingColumn(),
         transient=as_json,
         disable=as_json and not sys.stderr.isatty(),
         console=None,
     ) as progress:
-        task = progress.add_task(f"{a} vs {b}", total=total, status="")
+        task = progress.add_task(f"{a} vs {b}", total=cfg.pairs + cfg.games, status="")
 
         def update(report: ArenaReport, kind: str) -> None:
-            hw = report.half_width
-            ci = f"± {hw:.2f}" if hw != float("inf") else ""
-            games_txt = f" games {report.a_wins}-{report.b_wins}" if report.games else ""
-            status = f"{report.mean:+.2f} {ci} pts/deal{games_txt}"
-            progress.update(task, advance=1, status=status)
-            done = len(report.margins) + report.dropped + report.games // 2
-            if plain_log and (done % 25 == 0 or done == total):
+            status = progress_text(report)
+            progress.update(task, completed=report.counted + report.games // 2, status=status)
+            taken = report.counted + report.dropped + report.games // 2
+            if plain_log and (taken % 25 == 0 or report.complete):
                 # No terminal to draw a bar on (a log file): a line now and then.
-                print(f"{done}/{total} {status} {report.seconds:.0f}s", file=sys.stderr, flush=True)
+                print(f"{status} {report.seconds:.0f}s", file=sys.stderr, flush=True)
 
         try:
             report = run_arena(cfg, update)
@@ -162,13 +116,19 @@ def arena(  # noqa: PLR0913, PLR0917 - one parameter per command-line option
     if as_json:
         print(json.dumps(report.to_dict()))
     else:
-        _print_report(report)
+        print_report(report)
 
 
 def analyse(
     record: Annotated[str, typer.Argument(help="A game record (JSON file), - for stdin.")],
     hand: Annotated[
-        int | None, typer.Option("--hand", min=0, help="Analyse only this hand (from 0).")
+        int | None,
+        typer.Option(
+            "--hand",
+            min=1,
+            help="Analyse only this hand, counted from 1 as the text shows it.",
+            show_default="every hand",
+        ),
     ] = None,
     deals: Annotated[int, typer.Option("--deals", min=2, help="Sampled deals per decision.")] = 40,
     seed: Annotated[int, typer.Option("--seed", help="Seed of the sampled deals.")] = 0,
@@ -179,32 +139,38 @@ def analyse(
     For each seat of each hand (or of --hand H): the bid, the expert's chance
     of making it and the bid it prefers, and every card where it would have
     played another one, with the expected points lost (team points, its
-    estimate over sampled deals).
+    estimate over sampled deals). The text counts hands and tricks from 1,
+    as --hand does; --json, like the record, counts hands from 0.
     """
     from rich.progress import Progress
 
     from fourhundred.bots.analysis import AnalysisOptions, analyse_record
-    from fourhundred.engine import RecordError
+    from fourhundred.engine import RecordError, replay
 
     data = _read_record(record)
+    try:
+        replay(data)
+    except RecordError as e:
+        raise fail(f"not a valid game record: {e}") from None
+    n = len(data["hands"])
+    if hand is not None and hand > n:
+        raise fail(f"--hand {hand}: the record has {n} hands (1 to {n})")
     with Progress(transient=True, disable=as_json and not sys.stderr.isatty()) as progress:
         task = progress.add_task("analysing", total=None)
 
         def tick(done: int, total: int) -> None:
             progress.update(task, completed=done, total=total)
 
-        try:
-            result = analyse_record(
-                data, AnalysisOptions(deals=deals, seed=seed), hand=hand, progress=tick
-            )
-        except RecordError as e:
-            raise fail(f"not a valid game record: {e}") from None
-        except ValueError as e:
-            raise fail(str(e)) from None
+        result = analyse_record(
+            data,
+            AnalysisOptions(deals=deals, seed=seed),
+            hand=None if hand is None else hand - 1,
+            progress=tick,
+        )
     if as_json:
         print(json.dumps(result))
     else:
-        _print_analysis(result)
+        print_analysis(result)
 
 
 def _read_record(record: str) -> Any:
@@ -221,16 +187,17 @@ def _read_record(record: str) -> Any:
         raise fail(f"{record} is not valid JSON ({e})") from None
 
 
-def _print_analysis(result: dict[str, Any]) -> None:
+def print_analysis(result: dict[str, Any], console: Console | None = None) -> None:
+    """The analysis for a person: hands and tricks counted from 1."""
     from rich.console import Console
 
-    console = Console(highlight=False)
+    console = console or Console(highlight=False)
     console.print(
         f"The expert's view of each decision ({result['deals_per_decision']} sampled deals"
         " per decision; points are team points, the bot's estimate)."
     )
     for h in result["hands"]:
-        console.print(f"[bold]Hand {h['hand']}[/]")
+        console.print(f"[bold]Hand {h['hand'] + 1}[/]")
         for s in h["seats"]:
             bid = s["bid"]
             sb = s["search_bid"]
@@ -288,9 +255,18 @@ def bot(
         str, typer.Argument(help="A built-in bot: random, beginner, heuristic, search or expert.")
     ],
     budget_ms: Annotated[
-        int | None, typer.Option("--budget-ms", min=1, help="Thinking time per decision.")
+        int | None,
+        typer.Option(
+            "--budget-ms",
+            min=1,
+            help="Thinking time per decision, in ms.",
+            show_default=BOT_BUDGET_DEFAULT,
+        ),
     ] = None,
-    seed: Annotated[int | None, typer.Option("--seed", help="Seed of the bot's choices.")] = None,
+    seed: Annotated[
+        int | None,
+        typer.Option("--seed", help="Seed of the bot's choices.", show_default="random"),
+    ] = None,
 ) -> None:
     """Run a built-in bot as a bot-protocol program (JSON lines on stdin/stdout).
 
@@ -372,8 +348,8 @@ def register(app: typer.Typer) -> None:
 
     A new bot tool is a function above and one line here.
     """
-    app.command()(arena)
-    app.command()(analyse)
-    app.command()(calibrate)
-    app.command()(bot)
-    app.command()(train)
+    app.command(cls=HelpCommand)(arena)
+    app.command(cls=HelpCommand)(analyse)
+    app.command(cls=HelpCommand)(calibrate)
+    app.command(cls=HelpCommand)(bot)
+    app.command(cls=HelpCommand)(train)

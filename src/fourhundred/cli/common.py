@@ -15,7 +15,11 @@ import typer
 if TYPE_CHECKING:
     from fourhundred.engine import Settings
 
-__all__ = ["check_bot_name", "fail", "preset_or_exit"]
+__all__ = ["BOT_BUDGET_DEFAULT", "check_bot_name", "fail", "preset_or_exit"]
+
+BOT_BUDGET_DEFAULT = "500 for search, expert and cmd: bots"
+"""What ``--budget-ms`` left out means (``bots.search.DEFAULT_BUDGET_MS``,
+not imported here so that ``--help`` stays quick; a test checks they agree)."""
 
 
 def fail(message: str, code: int = 2) -> typer.Exit:

@@ -7,7 +7,15 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-__all__ = ["LoadResult", "LoadStats", "Record", "TableRecord", "percentile", "round2"]
+__all__ = [
+    "LoadResult",
+    "LoadStats",
+    "Record",
+    "TableRecord",
+    "percentile",
+    "round2",
+    "summary_text",
+]
 
 
 @dataclass
@@ -111,6 +119,28 @@ class LoadResult:
             "server_rss_per_table_bytes": round2(self.rss_per_table_bytes),
             "windows": self.windows,
         }
+
+
+def summary_text(result: LoadResult, servers: int) -> str:
+    """The report a person reads (``--json`` gives :meth:`LoadResult.to_dict`)."""
+    data = result.to_dict()
+    lat = data["latency_ms"]
+    per_table = data["server_rss_per_table_bytes"]
+    memory = (
+        "server memory: not measured (give --server-pid)"
+        if per_table is None
+        else f"server rss per table: {per_table} bytes"
+    )
+    return (
+        f"servers: {servers}  tables: {result.tables}  sockets: {4 * result.tables}"
+        f"  duration: {data['duration_s']} s\n"
+        f"actions: {result.actions}  actions_per_s: {data['actions_per_s']}\n"
+        f"latency_ms p50: {lat['p50']}  p95: {lat['p95']}  p99: {lat['p99']}"
+        f"  max: {lat['max']}\n"
+        f"errors: {result.errors} {result.error_codes or ''}  "
+        f"disconnects: {result.disconnects}  reconnects: {result.reconnects}"
+        f"  games finished: {result.games_finished}\n{memory}"
+    )
 
 
 def round2(x: float | None) -> float | None:

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Annotated, Any, Final
 
 import typer
 
+from .help import HelpCommand
 from .serveconfig import default
 
 if TYPE_CHECKING:
@@ -26,14 +27,14 @@ DEFAULT_URL: Final = f"ws://{default('host')}:{default('port')}"
 def register(app: typer.Typer) -> None:
     """Add ``fourhundred loadtest`` to the command line."""
 
-    @app.command()
+    @app.command(cls=HelpCommand)
     def loadtest(  # noqa: PLR0913 - one parameter per command-line option
         *,
         url: Annotated[
             list[str] | None,
             typer.Option(
-                help=f"The server's WebSocket base URL (default {DEFAULT_URL});"
-                " repeat it for the processes of a cluster."
+                help="The server's WebSocket base URL; repeat it for the processes of a cluster.",
+                show_default=DEFAULT_URL,
             ),
         ] = None,
         tables: int = typer.Option(50, min=1, max=5000, help="Tables of four players."),
@@ -46,7 +47,8 @@ def register(app: typer.Typer) -> None:
         server_pid: Annotated[
             list[int] | None,
             typer.Option(
-                help="The server's process id, to measure its memory per table (repeat: summed)."
+                help="The server's process id, to measure its memory per table (repeat: summed).",
+                show_default="memory not measured",
             ),
         ] = None,
         as_json: bool = typer.Option(False, "--json", help="Print the result as JSON."),
@@ -57,7 +59,8 @@ def register(app: typer.Typer) -> None:
             Path | None,
             typer.Option(
                 help="Write every acknowledged move and every table frame's arrival time"
-                " to this JSON file (for bench/chaos.py)."
+                " to this JSON file (for bench/chaos.py).",
+                show_default="none written",
             ),
         ] = None,
     ) -> None:
@@ -70,7 +73,7 @@ def register(app: typer.Typer) -> None:
         from rich.table import Table
 
         from .loadgen import LoadOptions, check_loopback, run_load
-        from .loadstats import Record, percentile
+        from .loadstats import Record, percentile, summary_text
         from .server import raise_open_files_limit
 
         console = Console(stderr=True)
@@ -136,19 +139,7 @@ def register(app: typer.Typer) -> None:
             )
         if seen is not None and record is not None:
             record.write_text(json.dumps(seen.to_dict()), encoding="utf-8")
-        data = result.to_dict()
         if as_json:
-            print(json.dumps(data))
+            print(json.dumps(result.to_dict()))
             return
-        lat = data["latency_ms"]
-        print(
-            f"servers: {len(urls)}  tables: {tables}  sockets: {4 * tables}"
-            f"  duration: {data['duration_s']} s\n"
-            f"actions: {result.actions}  actions_per_s: {data['actions_per_s']}\n"
-            f"latency_ms p50: {lat['p50']}  p95: {lat['p95']}  p99: {lat['p99']}"
-            f"  max: {lat['max']}\n"
-            f"errors: {result.errors} {result.error_codes or ''}  "
-            f"disconnects: {result.disconnects}  reconnects: {result.reconnects}"
-            f"  games finished: {result.games_finished}\n"
-            f"server rss per table: {data['server_rss_per_table_bytes']} bytes"
-        )
+        print(summary_text(result, len(urls)))

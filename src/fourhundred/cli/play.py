@@ -5,12 +5,14 @@ line, the bids with what each is worth, the trick on the table and your
 hand by suit (hearts marked as trumps, the cards you may play marked).
 Type a bid (``3``) or a card (``QD``, ``10d``); ``last`` shows the last
 trick, ``scores`` the score sheet, ``rules`` the settings, ``hand`` the
-picture again, ``help`` the commands and ``quit`` ends the game. Anything
-else gets a message and a new prompt. At the end you may save the game
-record (JSON, as in docs/game-record.md).
+picture and the question again, ``help`` the commands and ``quit`` (or
+Ctrl-C, or the end of input) ends the game. Anything else gets a message
+and a new prompt. At the end you may save the game record (JSON, as in
+docs/game-record.md). Hands and tricks are counted from 1, as a player counts them.
 
 Everything reads from and writes to the streams it is given, so the tests
-drive it with piped input.
+drive it with piped input; long lines are wrapped between words to
+``width``.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from __future__ import annotations
 import json
 import random
 import secrets
+import shutil
 import sys
 import time
 from dataclasses import dataclass
@@ -33,6 +36,7 @@ from fourhundred.engine import (
     GameState,
     Phase,
     Settings,
+    Trick,
     next_seat,
     parse_card,
     partner_of,
@@ -41,41 +45,29 @@ from fourhundred.engine import (
     view_for,
 )
 
-from .common import check_bot_name, preset_or_exit
+from .common import BOT_BUDGET_DEFAULT, check_bot_name, preset_or_exit
+from .help import HelpCommand
+from .playtext import (
+    HELP,
+    bid_choices,
+    bids_line,
+    cards_text,
+    fit,
+    hand_text,
+    rules_lines,
+    score_sheet,
+    seat_names,
+    trick_text,
+)
 
 __all__ = ["TerminalGame", "register", "seat_names"]
 
-SUIT_NAMES: Final = ("Clubs", "Diamonds", "Hearts", "Spades")
-SUIT_SYMBOLS: Final = ("♣", "♦", "♥", "♠")
-HELP: Final = """Commands:
-  a number (3, or "bid 3")   bid that many tricks
-  a card (QD, 10d, ah)       play it
-  last                       show the last complete trick
-  scores                     show the score sheet
-  rules                      show the settings of this game
-  hand                       show your hand and the table again
-  redeal                     ask for a new deal (only when allowed)
-  help                       this list
-  quit                       stop the game (you may save it first)"""
+TERMINAL_DELAY: Final = 0.4
+"""Seconds after each bot move when you play in a terminal."""
 
 
 class Quit(Exception):
-    """The player asked to stop (or the input ended)."""
-
-
-def seat_names(you: int) -> list[str]:
-    """Names of the seats as seen from ``you``: play goes to the right, so
-    the next seat is on your right and the one before on your left."""
-    names = ["", "", "", ""]
-    names[you] = "You"
-    names[next_seat(you, 1)] = "Right"
-    names[next_seat(you, 2)] = "Partner"
-    names[next_seat(you, 3)] = "Left"
-    return names
-
-
-def _cards_text(cards: list[int]) -> str:
-    return " ".join(CARD_NAMES[c] for c in cards) or "-"
+    """The player asked to stop (``quit``, Ctrl-C or the end of input)."""
 
 
 @dataclass
@@ -91,6 +83,9 @@ class TerminalGame:
     budget_ms: int | None = None
     bot_delay: float = 0.0
     """Seconds to pause after each bot action (0 for tests and pipes)."""
+    width: int | None = 80
+    """Columns of the terminal: longer lines are wrapped between words
+    (``None``: not a terminal, no wrapping)."""
 
     def __post_init__(self) -> None:
         from fourhundred.bots import make_bot
@@ -110,7 +105,7 @@ class TerminalGame:
     # ------------------------------------------------------------ output
 
     def say(self, text: str = "") -> None:
-        self.out.write(text + "\n")
+        self.out.write((fit(text, self.width) if self.width else text) + "\n")
         self.out.flush()
 
     def ask(self, prompt: str) -> str:
@@ -126,54 +121,10 @@ class TerminalGame:
         return f"{self.names[seat]} (seat {seat})"
 
     def rules_text(self) -> str:
-        st = self.settings
-        name = st.preset_name or "custom"
-        lines = [f"Rules: {name}, target {st.target}, partner must be {st.partner_rule}."]
-        for k, v in st.to_dict().items():
-            lines.append(f"  {k}: {json.dumps(v)}")
-        return "\n".join(lines)
+        name = self.settings.preset_name or "custom"
+        return "\n".join([f"Rules: {name}.", *(f"  {line}" for line in rules_lines(self.settings))])
 
-    def scores_text(self) -> str:
-        s = self.state
-        head = "hand  " + "  ".join(f"{self.names[i]:>8}" for i in range(4))
-        lines = ["Score sheet (your team: You + Partner):", head]
-        for h in s.history:
-            if h.thrown_in:
-                row = "   thrown in"
-            else:
-                row = "  ".join(f"{h.deltas[i]:>+4} {h.scores[i]:>3}" for i in range(4))
-            lines.append(f"{h.hand_index + 1:>4}  {row}")
-        lines.append(
-            "total "
-            + "  ".join(f"{s.scores[i]:>8}" for i in range(4))
-            + f"   (target {self.settings.target})"
-        )
-        return "\n".join(lines)
-
-    def bids_text(self) -> str:
-        s = self.state
-        parts = []
-        for i in range(4):
-            b = s.bid_of(i)
-            if b is None:
-                parts.append(f"{self.names[i]}: -")
-                continue
-            v = s.value_of_bid(i, b)
-            worth = "decides the game" if v is None else f"worth {v}"
-            parts.append(f"{self.names[i]}: {b} ({worth}), won {s.tricks_won[i]}")
-        return "Bids: " + "; ".join(parts) + f"   (need a total of {s.required})"
-
-    def hand_text(self, legal: set[int]) -> str:
-        hand = self.state.hand(self.seat)
-        lines = ["Your hand (cards you may play are marked *):"]
-        for suit in (2, 3, 1, 0):  # trumps first, then the others
-            cards = [c for c in range(suit * 13 + 12, suit * 13 - 1, -1) if hand >> c & 1]
-            label = f"{SUIT_SYMBOLS[suit]} {SUIT_NAMES[suit]}" + (" (trumps)" if suit == 2 else "")
-            shown = " ".join(f"{CARD_NAMES[c]}{'*' if c in legal else ' '}" for c in cards)
-            lines.append(f"  {label:<20} {shown or '-'}")
-        return "\n".join(lines)
-
-    def trick_text(self) -> str:
+    def table_text(self) -> str:
         tricks = self.state.tricks()
         if not tricks or tricks[-1][2] is not None:
             return "Table: empty (you lead)" if self.state.turn == self.seat else "Table: empty"
@@ -183,43 +134,42 @@ class TerminalGame:
         )
         return f"Table: {shown}"
 
+    def trick_text(self, trick: Trick) -> str:
+        """A complete trick of this hand or, between hands, of the last one."""
+        s = self.state
+        done = s.n_tricks if s.phase is Phase.PLAY else len(s.history[-1].trick_winners)
+        return trick_text(self.names, trick, done, self.seat)
+
     def last_trick_text(self) -> str:
-        done = [t for t in self.state.tricks() if t[2] is not None]
-        if not done:
+        trick = self.state.last_trick()
+        if trick is None:
             return "No trick has been completed in this hand yet."
-        leader, cards, winner = done[-1]
-        assert winner is not None
-        shown = ", ".join(
-            f"{self.names[next_seat(leader, i)]} {CARD_NAMES[c]}" for i, c in enumerate(cards)
-        )
-        return f"Last trick (#{len(done)}): {shown} -> won by {self.who(winner)}"
+        return "Last trick: " + self.trick_text(trick)
 
     def picture(self, legal: set[int]) -> None:
         s = self.state
-        st = self.settings
         self.say()
         self.say(
-            f"Hand {s.hand_index + 1}, dealer {self.who(s.dealer)}. "
-            f"Scores: "
+            f"Hand {s.hand_index + 1}, dealer {self.who(s.dealer)}. Scores: "
             + ", ".join(f"{self.names[i]} {s.scores[i]}" for i in range(4))
-            + f". Target {st.target}."
+            + f". Target {self.settings.target}."
         )
-        self.say(self.bids_text())
+        self.say(bids_line(self.state, self.names))
         if s.phase is Phase.PLAY:
-            self.say(f"Trick {s.n_tricks + 1} of 13. " + self.trick_text())
-        self.say(self.hand_text(legal))
+            self.say(f"Trick {s.n_tricks + 1} of 13. " + self.table_text())
+        self.say(hand_text(self.state.hand(self.seat), legal))
 
     # -------------------------------------------------------------- turns
 
-    def human_turn(self) -> None:
+    def show_turn(self) -> None:
+        """The picture and the question of your turn (again after ``hand``)."""
         s = self.state
         v = view_for(s, self.seat)
         if s.phase is Phase.BID:
-            legal_bids = list(v.legal or ())
             self.picture(set())
             offers = ", ".join(
                 f"{b} ({'game' if val is None else val})"
-                for b, val in zip(legal_bids, v.values or (), strict=False)
+                for b, val in zip(v.legal or (), v.values or (), strict=False)
             )
             self.say(f"Your bid, worth (points): {offers}")
             if v.can_redeal:
@@ -227,45 +177,68 @@ class TerminalGame:
         else:
             legal_cards = set(v.legal or ())
             self.picture(legal_cards)
-            self.say("You may play: " + _cards_text(sorted(legal_cards)))
+            self.say("You may play: " + cards_text(sorted(legal_cards)))
+
+    def human_turn(self) -> None:
+        self.show_turn()
         while True:
             text = self.ask("> ")
             if self.command(text):
                 continue
-            low = text.lower()
-            try:
-                if s.phase is Phase.BID:
-                    if low == "redeal":
-                        s.request_redeal(self.seat)
-                        self.say("You asked for a new deal.")
-                        return
-                    n_text = low[3:].strip() if low.startswith("bid") else low
-                    if not n_text.isdigit():
-                        self.say(f"{text!r} is not a bid: type a number such as {legal_bids[0]}.")
-                        continue
-                    s.bid(int(n_text), self.seat)
-                    return
-                if low == "redeal":
-                    self.say("A new deal can only be asked for before the first bid.")
-                    continue
-                try:
-                    c = parse_card(text)
-                except ValueError:
-                    self.say(f"{text!r} is not a card: type one like QD or 10H (help: 'help').")
-                    continue
-                s.play(c, self.seat)
+            refusal = self.act(text)
+            if refusal is None:
                 return
-            except ValueError as e:  # IllegalAction and friends
-                self.say(f"Not allowed: {e}.")
+            self.say(refusal)
+
+    def act(self, text: str) -> str | None:
+        """Take your bid, card or redeal request; or say, to you, why not."""
+        legal = list(view_for(self.state, self.seat).legal or ())
+        if text.lower() == "redeal":
+            return self.redeal()
+        if self.state.phase is Phase.BID:
+            return self.bid(text, legal)
+        return self.play_card(text, legal)
+
+    def bid(self, text: str, legal: list[int]) -> str | None:
+        low = text.lower()
+        n_text = low[3:].strip() if low.startswith("bid") else low
+        if not n_text.isdigit():
+            return f"{text!r} is not a bid: type a number such as {legal[0]}."
+        if int(n_text) not in legal:
+            return f"You cannot bid {int(n_text)}: you may bid {bid_choices(legal)}."
+        self.state.bid(int(n_text), self.seat)
+        return None
+
+    def play_card(self, text: str, legal: list[int]) -> str | None:
+        try:
+            c = parse_card(text)
+        except ValueError:
+            return f"{text!r} is not a card: type one like QD or 10H (help: 'help')."
+        if not self.state.hand(self.seat) >> c & 1:
+            return f"You do not hold {CARD_NAMES[c]}."
+        if c not in legal:
+            return f"You must follow suit: you may play {cards_text(sorted(legal))}."
+        self.state.play(c, self.seat)
+        return None
+
+    def redeal(self) -> str | None:
+        s = self.state
+        if s.can_redeal(self.seat):
+            s.request_redeal(self.seat)
+            self.say("You asked for a new deal.")
+            return None
+        if not self.settings.no_face_card_redeal:
+            return "You cannot ask for a new deal: the rules of this game do not allow it."
+        if s.phase is not Phase.BID or s.n_bids:
+            return "You can ask for a new deal only before the first bid."
+        return "You cannot ask for a new deal: you hold an A, K, Q or J."
 
     def command(self, text: str) -> bool:
         """Handle an information command; False if ``text`` is not one."""
         low = text.lower()
         if low in ("", "hand", "h", "show"):
             if low:
-                v = view_for(self.state, self.seat)
-                legal = set(v.legal or ()) if self.state.phase is Phase.PLAY else set()
-                self.picture(legal)
+                self.show_turn()
             return True
         if low in ("help", "?"):
             self.say(HELP)
@@ -274,7 +247,7 @@ class TerminalGame:
             self.say(self.last_trick_text())
             return True
         if low in ("scores", "score", "s"):
-            self.say(self.scores_text())
+            self.say(score_sheet(self.state, self.names))
             return True
         if low in ("rules", "settings"):
             self.say(self.rules_text())
@@ -319,7 +292,8 @@ class TerminalGame:
         s = self.state
         s.deal_random()
         self.say()
-        self.say(f"=== Hand {s.hand_index + 1}: {self.who(s.dealer)} deals. ===")
+        deals = "You deal" if s.dealer == self.seat else f"{self.who(s.dealer)} deals"
+        self.say(f"=== Hand {s.hand_index + 1}: {deals}. ===")
         hand_index = s.hand_index
         while s.phase in (Phase.BID, Phase.PLAY) and s.hand_index == hand_index:
             if s.turn == self.seat:
@@ -329,26 +303,31 @@ class TerminalGame:
                     self.say(self.last_trick_text())
             else:
                 self.bot_turn()
+        self.hand_end()
+
+    def hand_end(self) -> None:
+        """How the hand just finished ended: its last trick and the scores."""
+        s = self.state
         h = s.history[-1]
         if h.redeal_request is not None:
-            self.say(
-                f"New deal asked for by {self.who(h.redeal_request)}: the same dealer deals again."
-            )
-        elif h.thrown_in:
+            by = "you" if h.redeal_request == self.seat else self.who(h.redeal_request)
+            self.say(f"New deal asked for by {by}: the same dealer deals again.")
+            return
+        if h.thrown_in:
             self.say(
                 f"The bids total {sum(h.bids)}, less than {s.required}: the hand is thrown in."
             )
-        else:
-            if h.plays:
-                last = h.plays[-4:]
-                self.say("Final trick: " + " ".join(CARD_NAMES[c] for c in last))
-            for i, b in enumerate(h.bids_by_seat):
-                assert b is not None  # a played hand has all four bids
-                made = "made" if h.tricks[i] >= b else "failed"
-                self.say(
-                    f"  {self.who(i)}: bid {b}, won {h.tricks[i]} -> {made}, {h.deltas[i]:+d}"
-                    f" (now {h.scores[i]})"
-                )
+            return
+        last = s.last_trick()
+        if last is not None:
+            self.say("Final trick: " + self.trick_text(last))
+        for i, b in enumerate(h.bids_by_seat):
+            assert b is not None  # a played hand has all four bids
+            made = "made" if h.tricks[i] >= b else "failed"
+            self.say(
+                f"  {self.who(i)}: bid {b}, won {h.tricks[i]} -> {made}, {h.deltas[i]:+d}"
+                f" (now {h.scores[i]})"
+            )
 
     def run(self) -> int:
         """Play until the game ends or the player quits; offers to save."""
@@ -357,17 +336,18 @@ class TerminalGame:
             f"400 (arba'meyeh). You are seat {self.seat};"
             f" your partner is seat {partner_of(self.seat)}."
         )
-        self.say(self.rules_text().splitlines()[0])
+        self.say(f"Rules: {self.settings.preset_name or 'custom'} (type 'rules' to read them).")
         self.say(f"Bots: {self.bot_names}. Type 'help' for the commands.")
         try:
             while s.phase is not Phase.OVER:
                 self.play_hand()
-        except Quit:
+        except (Quit, KeyboardInterrupt):
+            self.say()
             self.say("Game stopped.")
         if s.phase is Phase.OVER and s.winner is not None:
             you_won = s.winner == team_of(self.seat)
             self.say()
-            self.say(self.scores_text())
+            self.say(score_sheet(self.state, self.names))
             self.say("You and your partner win!" if you_won else "The other team wins.")
         self.offer_save()
         for bot in self.bots.values():
@@ -375,6 +355,8 @@ class TerminalGame:
         return 0
 
     def offer_save(self) -> None:
+        """Ask whether to save the record; Ctrl-C or the end of input here
+        means no."""
         s = self.state
         if not s.history and s.phase is Phase.DEAL:
             return
@@ -396,7 +378,8 @@ class TerminalGame:
                     continue
                 self.say(f"Saved the game record to {path} (replay it: fourhundred replay {path}).")
                 return
-        except Quit:
+        except (Quit, KeyboardInterrupt):
+            self.say("Not saved.")
             return
 
 
@@ -410,25 +393,50 @@ def play(  # noqa: PLR0913, PLR0917 - one parameter per command-line option
         ),
     ] = "heuristic",
     seed: Annotated[
-        int | None, typer.Option("--seed", help="Seed of the deals (repeatable).")
+        int | None,
+        typer.Option("--seed", help="Seed of the deals (repeatable).", show_default="random"),
     ] = None,
     budget_ms: Annotated[
-        int | None, typer.Option("--budget-ms", min=1, help="Bots' thinking time per decision.")
+        int | None,
+        typer.Option(
+            "--budget-ms",
+            min=1,
+            help="Bots' thinking time per decision, in ms.",
+            show_default=BOT_BUDGET_DEFAULT,
+        ),
     ] = None,
     delay: Annotated[
-        float | None, typer.Option("--delay", min=0.0, help="Seconds to pause after each bot move.")
+        float | None,
+        typer.Option(
+            "--delay",
+            min=0.0,
+            help="Seconds to pause after each bot move.",
+            show_default=f"{TERMINAL_DELAY} in a terminal, 0 when piped",
+        ),
     ] = None,
 ) -> None:
-    """Play one game of 400 in the terminal against three bots."""
+    """Play one game of 400 in the terminal against three bots.
+
+    Hands and tricks are counted from 1. Ctrl-C stops the game and asks
+    whether to save its record.
+    """
     check_bot_name(bots)
     settings = preset_or_exit(preset_name)
-    pause = delay if delay is not None else (0.4 if sys.stdin.isatty() else 0.0)
+    pause = delay if delay is not None else (TERMINAL_DELAY if sys.stdin.isatty() else 0.0)
     game = TerminalGame(
-        settings, seat, bots, seed, sys.stdin, sys.stdout, budget_ms=budget_ms, bot_delay=pause
+        settings,
+        seat,
+        bots,
+        seed,
+        sys.stdin,
+        sys.stdout,
+        budget_ms=budget_ms,
+        bot_delay=pause,
+        width=shutil.get_terminal_size(fallback=(0, 0)).columns or None,
     )
     raise typer.Exit(game.run())
 
 
 def register(app: typer.Typer) -> None:
     """Add ``play`` to the ``fourhundred`` command."""
-    app.command()(play)
+    app.command(cls=HelpCommand)(play)

@@ -10,11 +10,16 @@ import typer
 from fourhundred import env
 
 from .common import fail
+from .help import HelpCommand, HelpGroup
 from .serveconfig import DB_HELP, LEASE_MS_MAX, LEASE_MS_MIN, OPTION_FIELDS, server_config
 from .serveconfig import default as _default
 from .serveconfig import env_help as _env_help
 
 __all__ = ["raise_open_files_limit", "register"]
+
+
+_DB_DEFAULT = f"fourhundred.sqlite3 in ${env.DATA_DIR}, else in ./data"
+"""Where the database is when no option or variable names one."""
 
 
 def _fail(message: str) -> typer.Exit:
@@ -72,7 +77,7 @@ def _upgrade_or_exit(url: str | None) -> tuple[str, str | None]:
 def register(app: typer.Typer) -> None:
     """Add ``serve`` and ``db`` to the ``fourhundred`` command."""
 
-    @app.command()
+    @app.command(cls=HelpCommand)
     def serve(  # noqa: PLR0913, PLR0917 - one parameter per command-line option
         host: Annotated[str, typer.Option(help="Address to listen on.")] = _default("host"),
         port: Annotated[int, typer.Option(help="Port to listen on.", min=1, max=65535)] = _default(
@@ -84,7 +89,7 @@ def register(app: typer.Typer) -> None:
                 "--database-url",
                 help="sqlite+aiosqlite:///PATH or postgresql+asyncpg://USER@HOST/DB. "
                 + _env_help(env.DATABASE_URL, env.DATABASE_URL_FALLBACK),
-                show_default=f"fourhundred.sqlite3 in ${env.DATA_DIR}, else in ./data",
+                show_default=_DB_DEFAULT,
             ),
         ] = None,
         bot: Annotated[
@@ -208,25 +213,25 @@ def register(app: typer.Typer) -> None:
             timeout_graceful_shutdown=5,
         )
 
-    db = typer.Typer(help="The database: apply migrations, show the revision.")
+    db = typer.Typer(help="The database: apply migrations, show the revision.", cls=HelpGroup)
     app.add_typer(db, name="db")
 
-    @db.command("upgrade")
+    @db.command("upgrade", cls=HelpCommand)
     def db_upgrade(
         database_url: Annotated[
             str | None,
-            typer.Option("--database-url", help=DB_HELP),
+            typer.Option("--database-url", help=DB_HELP, show_default=_DB_DEFAULT),
         ] = None,
     ) -> None:
         """Apply every migration not yet applied (safe to run again)."""
         shown, revision = _upgrade_or_exit(database_url or env.database_url())
         print(f"{shown}: at revision {revision}")
 
-    @db.command("current")
+    @db.command("current", cls=HelpCommand)
     def db_current(
         database_url: Annotated[
             str | None,
-            typer.Option("--database-url", help=DB_HELP),
+            typer.Option("--database-url", help=DB_HELP, show_default=_DB_DEFAULT),
         ] = None,
     ) -> None:
         """Print the database's revision and the newest one."""
