@@ -201,3 +201,33 @@ def test_all_card_faces_are_drawn(demo: Any) -> None:
         list(CARD_NAMES),
     )
     assert ok
+
+
+# The look of a card in the hand that says whether it can be played.
+LOOK_JS = """(e) => {
+    const s = getComputedStyle(e), svg = getComputedStyle(e.querySelector('svg'));
+    return {opacity: s.opacity, filter: s.filter, shadow: s.boxShadow, transform: s.transform,
+            outline: s.outlineStyle + ' ' + s.outlineWidth,
+            face: svg.filter, faceOpacity: svg.opacity};
+}"""
+
+
+def test_an_unplayable_trump_looks_like_any_other_unplayable_card(demo: Any) -> None:
+    """Clubs were led: the hearts in the hand are as dim as the diamonds
+    (the trump's gold ring and glow do not win over the dimmed look)."""
+    view = scene("play")["frame"]["view"]
+    led = view["tricks"][-1]["cards"][0][1]
+    heart = next(c for c in view["hand"] if c[1] == "H" and c not in view["legal"])
+    other = next(c for c in view["hand"] if c[1] not in ("H", led) and c not in view["legal"])
+    playable = view["legal"][0]
+    page = demo("play")
+    page.mouse.move(0, 0)  # no card under the pointer
+
+    def look(card: str) -> dict[str, str]:
+        return dict(page.locator(f'.hand button[data-card="{card}"]').evaluate(LOOK_JS))
+
+    assert led != "H"
+    assert look(heart) == look(other)
+    # ...and the dimmed look is not the look of a card that can be played.
+    assert look(heart)["face"] != look(playable)["face"]
+
