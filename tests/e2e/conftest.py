@@ -58,12 +58,16 @@ class Pages:
     def watch(self, page: Any) -> None:
         page.on("pageerror", lambda e: self.errors.append(f"{page.url}: {e}"))
         # What the page says on its console: texts missing in a language
-        # (i18n.js) and, in demo mode, the commands it would send (app.js).
+        # (i18n.js), in demo mode the commands it would send (app.js), and
+        # every error (a failed request is one too).
         page.i18n_missing = []
         page.demo_sent = []
+        page.console_errors = []
 
         def console(msg: Any) -> None:
             text = msg.text
+            if msg.type == "error":
+                page.console_errors.append(text)
             if text.startswith("i18n: no "):
                 page.i18n_missing.append(text)
             elif text.startswith("demo: send "):
