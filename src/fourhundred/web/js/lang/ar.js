@@ -273,6 +273,8 @@ export const ar = {
   last_hand: "الجولة السابقة",
   last_hand_thrown: "أُعيد توزيع الجولة السابقة: كانت الطلبات قليلة.",
   hurry: "بقيت {n} ثوانٍ لتلعب.",
+  timeout_bid: "انتهى وقتك: طلبنا عنك {n}.",
+  timeout_played: "انتهى وقتك: لعبنا عنك {card}.",
   seconds_left: "{n} ث",
   thrown_now: "مجموع الطلبات قليل: يُعاد التوزيع.",
   hand_ends: "نهاية الجولة.",

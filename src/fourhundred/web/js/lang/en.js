@@ -234,6 +234,8 @@ export const en = {
   last_hand: "Last hand",
   last_hand_thrown: "The last hand was dealt again: the bids were too low.",
   hurry: "{n} seconds left to play.",
+  timeout_bid: "Time ran out: we bid {n} for you.",
+  timeout_played: "Time ran out: we played the {card} for you.",
   seconds_left: "{n} s",
   thrown_now: "The bids add up to too little: the cards are dealt again.",
   hand_ends: "End of the hand.",
