@@ -287,14 +287,14 @@ export function renderTable(root, model, handlers = {}) {
   const pos = positions(model.you);
   const plates = [0, 1, 2, 3].map((seat) => seatPlate(model, seat, pos[seat]));
   const rules = v.rules;
+  // Hand numbers shown to people count from 1.
+  const facts = [t("hand_n", { n: v.hand_index + 1 }), t("target_n", { n: rules.target }), t("need_n", { n: v.required_total })];
   const info = h(
     "div",
     { class: "table-info" },
     h("span", { class: "chip trump-chip", html: suitIcon("H", 14) }, h("span", {}, t("hearts_trump"))),
     model.kind ? h("span", { class: ["chip", `kind-${model.kind}`] }, t(`kind.${model.kind}`), model.rated ? ` · ${t("rated")}` : "") : null,
-    h("span", { class: "chip" }, t("hand_n", { n: v.hand_index + 1 })),
-    h("span", { class: "chip" }, t("target_n", { n: rules.target })),
-    h("span", { class: "chip" }, t("need_n", { n: v.required_total })),
+    facts.map((f) => h("span", { class: "chip" }, f)),
   );
   const tool = (key, label, fn, disabled = false) =>
     fn ? h("button", { type: "button", class: "tool", dataset: { key }, onclick: fn, disabled }, label) : null;
@@ -348,6 +348,8 @@ export function renderTable(root, model, handlers = {}) {
         { class: "table-head" },
         teamBanner(model),
         h("span", { class: "chip trump-chip phone-only", html: suitIcon("H", 14) }, h("span", {}, t("trumps"))),
+        // A phone has no room for the felt's chips: the same facts in a line.
+        h("p", { class: "table-facts phone-only" }, facts.join(" · ")),
         tools,
       ),
       felt,

@@ -198,6 +198,11 @@ export function renderGame(ctx, root) {
           ? h("button", { type: "button", class: "tool", dataset: { key: "result" }, onclick: () => ctx.showResult(true) }, t("result"))
           : null,
   });
+  // The sheet scrolls inside the side column on a desktop: it stays at the
+  // latest hand unless the player has scrolled back to an earlier one.
+  const was = side.querySelector(".sheet-wrap");
+  const latest = !was || was.scrollTop + was.clientHeight >= was.scrollHeight - 4;
+  const at = was ? was.scrollTop : 0;
   mount(
     side,
     h(
@@ -219,6 +224,8 @@ export function renderGame(ctx, root) {
       }),
     ),
   );
+  const wrap = side.querySelector(".sheet-wrap");
+  if (wrap) wrap.scrollTop = latest ? wrap.scrollHeight : at;
 }
 
 function confirmLeave(ctx) {
