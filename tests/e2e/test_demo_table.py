@@ -231,3 +231,24 @@ def test_an_unplayable_trump_looks_like_any_other_unplayable_card(demo: Any) -> 
     # ...and the dimmed look is not the look of a card that can be played.
     assert look(heart)["face"] != look(playable)["face"]
 
+
+def test_game_over_shows_the_team_totals_of_the_score_sheet(demo: Any) -> None:
+    frame = scene("over")["frame"]
+    scores = frame["view"]["scores"]
+    you = frame["you"]["seat"]
+    page = demo("over")
+    dialog = page.locator("dialog.game-over-dialog[open]")
+    dialog.wait_for()
+    shown = dict(
+        dialog.locator("table.final tfoot tr").evaluate_all(
+            """(rows) => rows.map((tr) => [Number(tr.dataset.team),
+                Number(tr.querySelector('td').textContent.replace('\\u2212', '-'))])"""
+        )
+    )
+    assert shown == {0: scores[0] + scores[2], 1: scores[1] + scores[3]}
+    # The score sheet's team row: this player's team first.
+    dialog.get_by_role("button", name="Score sheet").click()
+    sheet = page.locator("dialog[open] table.score-sheet").last
+    row = sheet.locator("tfoot tr.team-totals td").all_inner_texts()
+    ours, theirs = (int(x.replace(MINUS, "-")) for x in row)
+    assert (ours, theirs) == (shown[you % 2], shown[1 - you % 2])

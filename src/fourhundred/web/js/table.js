@@ -253,6 +253,12 @@ export function teamNames(model, team) {
   return t("and_names", { a: seatName(model, team), b: seatName(model, team + 2) });
 }
 
+/** A team as the one watching calls it: "Us" / "Them", or "Team 1" to a spectator. */
+export function teamLabel(model, team) {
+  if (model.you === null) return t("team_n", { n: team + 1 });
+  return t(team === teamOf(model.you) ? "team_us" : "team_them");
+}
+
 function teamBanner(model) {
   const v = model.view;
   const mine = teamOf(model.you ?? 0);
@@ -262,7 +268,7 @@ function teamBanner(model) {
     return h(
       "div",
       { class: ["team", `team-${k}`] },
-      h("span", { class: "team-name" }, model.you === null ? t("team_n", { n: k + 1 }) : t(k === mine ? "team_us" : "team_them")),
+      h("span", { class: "team-name" }, teamLabel(model, k)),
       h(
         "span",
         { class: "team-scores num" },
