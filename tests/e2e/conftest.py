@@ -58,12 +58,16 @@ class Pages:
     def watch(self, page: Any) -> None:
         page.on("pageerror", lambda e: self.errors.append(f"{page.url}: {e}"))
         # What the page says on its console: texts missing in a language
-        # (i18n.js) and, in demo mode, the commands it would send (app.js).
+        # (i18n.js), in demo mode the commands it would send (app.js), and
+        # every error (a failed request is one too).
         page.i18n_missing = []
         page.demo_sent = []
+        page.console_errors = []
 
         def console(msg: Any) -> None:
             text = msg.text
+            if msg.type == "error":
+                page.console_errors.append(text)
             if text.startswith("i18n: no "):
                 page.i18n_missing.append(text)
             elif text.startswith("demo: send "):
@@ -120,7 +124,19 @@ def _fourhundred() -> list[str]:
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """A real `fourhundred serve` on a free port with a fresh SQLite file."""
-    data = tmp_path_factory.mktemp("server")
+    yield from _serve(tmp_path_factory)
+
+
+@pytest.fixture(scope="module")
+def quick_timer_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """As `server`, with turn timers ten times shorter (15 s -> 1.5 s)."""
+    yield from _serve(tmp_path_factory, {"FOURHUNDRED_TEST_TIMER_SCALE": "0.1"})
+
+
+def _serve(
+    factory: pytest.TempPathFactory, env_extra: dict[str, str] | None = None
+) -> Iterator[str]:
+    data = factory.mktemp("server")
     port = _free_port()
     log = (data / "server.log").open("wb")
     cmd = [
@@ -140,7 +156,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         "0",
         "--log-text",
     ]
-    env = {**os.environ, "FOURHUNDRED_DATA": str(data)}
+    env = {**os.environ, "FOURHUNDRED_DATA": str(data), **(env_extra or {})}
     proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, env=env, cwd=data)
     url = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 60

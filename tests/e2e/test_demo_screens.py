@@ -4,6 +4,7 @@ to left with no English left in them; and everything done by keyboard."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
@@ -219,3 +220,41 @@ def test_create_form_offers_every_setting_and_preset_explained(demo: Any) -> Non
     dialog.get_by_label("Jawaker").check()
     assert dialog.get_by_label("The 13 bid", exact=True).is_checked()
     assert dialog.get_by_label("Big bids", exact=True).input_value() == "ten_40"
+
+
+def _open(pages: Any, url: str, size: dict[str, int]) -> Any:
+    page = pages.new(viewport=size)
+    page.goto(url)
+    page.locator(".table-screen").wait_for()
+    return page
+
+
+@pytest.mark.parametrize("name", ["bid", "play"])
+def test_a_phone_shows_the_hand_number_the_target_and_the_bid_total(
+    pages: Any, static_url: str, name: str
+) -> None:
+    view = json.loads((DEMO / f"{name}.json").read_text(encoding="utf-8"))["frame"]["view"]
+    page = _open(pages, f"{static_url}/?demo={name}&lang=en", {"width": 390, "height": 844})
+    for text in (
+        f"Hand {view['hand_index'] + 1}",  # counted from 1
+        f"Target {view['rules']['target']}",
+        f"Bids must reach {view['required_total']}",
+    ):
+        shown = page.locator(".table-screen").get_by_text(text).filter(visible=True)
+        assert shown.count() >= 1, text
+        box = shown.first.bounding_box()
+        assert box["x"] >= 0 and box["x"] + box["width"] <= 390, text
+
+
+def test_a_1280_by_800_desktop_shows_the_table_and_the_bidding_panel_without_scrolling(
+    pages: Any, static_url: str
+) -> None:
+    """The bid scene: the bidding panel open and a score sheet of 16 hands
+    beside the table."""
+    page = _open(pages, f"{static_url}/?demo=bid&lang=en", {"width": 1280, "height": 800})
+    page.locator(".bid-panel").wait_for()
+    height, inner = page.evaluate("() => [document.scrollingElement.scrollHeight, innerHeight]")
+    assert height <= inner
+    for part in (".felt", ".status", ".bid-panel", ".hand", ".game-side"):
+        box = page.locator(part).bounding_box()
+        assert box["y"] >= 0 and box["y"] + box["height"] <= inner, part

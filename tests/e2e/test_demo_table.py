@@ -201,3 +201,54 @@ def test_all_card_faces_are_drawn(demo: Any) -> None:
         list(CARD_NAMES),
     )
     assert ok
+
+
+# The look of a card in the hand that says whether it can be played.
+LOOK_JS = """(e) => {
+    const s = getComputedStyle(e), svg = getComputedStyle(e.querySelector('svg'));
+    return {opacity: s.opacity, filter: s.filter, shadow: s.boxShadow, transform: s.transform,
+            outline: s.outlineStyle + ' ' + s.outlineWidth,
+            face: svg.filter, faceOpacity: svg.opacity};
+}"""
+
+
+def test_an_unplayable_trump_looks_like_any_other_unplayable_card(demo: Any) -> None:
+    """Clubs were led: the hearts in the hand are as dim as the diamonds
+    (the trump's gold ring and glow do not win over the dimmed look)."""
+    view = scene("play")["frame"]["view"]
+    led = view["tricks"][-1]["cards"][0][1]
+    heart = next(c for c in view["hand"] if c[1] == "H" and c not in view["legal"])
+    other = next(c for c in view["hand"] if c[1] not in ("H", led) and c not in view["legal"])
+    playable = view["legal"][0]
+    page = demo("play")
+    page.mouse.move(0, 0)  # no card under the pointer
+
+    def look(card: str) -> dict[str, str]:
+        return dict(page.locator(f'.hand button[data-card="{card}"]').evaluate(LOOK_JS))
+
+    assert led != "H"
+    assert look(heart) == look(other)
+    # ...and the dimmed look is not the look of a card that can be played.
+    assert look(heart)["face"] != look(playable)["face"]
+
+
+def test_game_over_shows_the_team_totals_of_the_score_sheet(demo: Any) -> None:
+    frame = scene("over")["frame"]
+    scores = frame["view"]["scores"]
+    you = frame["you"]["seat"]
+    page = demo("over")
+    dialog = page.locator("dialog.game-over-dialog[open]")
+    dialog.wait_for()
+    shown = dict(
+        dialog.locator("table.final tfoot tr").evaluate_all(
+            """(rows) => rows.map((tr) => [Number(tr.dataset.team),
+                Number(tr.querySelector('td').textContent.replace('\\u2212', '-'))])"""
+        )
+    )
+    assert shown == {0: scores[0] + scores[2], 1: scores[1] + scores[3]}
+    # The score sheet's team row: this player's team first.
+    dialog.get_by_role("button", name="Score sheet").click()
+    sheet = page.locator("dialog[open] table.score-sheet").last
+    row = sheet.locator("tfoot tr.team-totals td").all_inner_texts()
+    ours, theirs = (int(x.replace(MINUS, "-")) for x in row)
+    assert (ours, theirs) == (shown[you % 2], shown[1 - you % 2])

@@ -11,7 +11,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Match, Route
 
-from .accounts import guest, login, logout, me, register
+from .accounts import guest, login, logout, me, register, session
 from .games import (
     get_analysis,
     get_game,
@@ -44,6 +44,7 @@ routes = [
     Route("/api/login", login, methods=["POST"]),
     Route("/api/logout", logout, methods=["POST"]),
     Route("/api/me", me, methods=["GET"]),
+    Route("/api/session", session, methods=["GET"]),
     Route("/api/presets", presets, methods=["GET"]),
     Route("/api/tables", list_tables, methods=["GET"]),
     Route("/api/tables", create_table, methods=["POST"]),

@@ -1,4 +1,5 @@
-"""Accounts and sessions: guests, registration, login, logout, ``me``."""
+"""Accounts and sessions: guests, registration, login, logout, ``me`` and
+``session``."""
 
 from __future__ import annotations
 
@@ -25,6 +26,7 @@ from ..auth import (
 from ..errors import CommandError
 from .http import (
     ApiError,
+    current_user,
     hub_of,
     json_response,
     limit,
@@ -125,6 +127,15 @@ async def logout(request: Request) -> Response:
 async def me(request: Request) -> Response:
     user = await require_user(request)
     return json_response({"user": user_json(user)})
+
+
+async def session(request: Request) -> Response:
+    """Whether this request is signed in, and as whom: always 200, since a
+    visitor who has not signed in yet is no error (``me`` answers 401)."""
+    user = await current_user(request)
+    if user is None:
+        return json_response({"signed_in": False, "user": None})
+    return json_response({"signed_in": True, "user": user_json(user)})
 
 
 # ------------------------------------------------------------ rules, lobby

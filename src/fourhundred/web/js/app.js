@@ -384,7 +384,8 @@ async function boot() {
   renderShell();
   loading();
   try {
-    const res = await api.me();
+    // Not `me`: a visitor who has not signed in is no error (protocol.md).
+    const res = await api.session();
     ctx.me = res.user;
   } catch {
     ctx.me = null;

@@ -4,7 +4,7 @@
 // server refuses because the table had moved on is caught up quietly.
 
 import { announce, h, mount } from "./dom.js";
-import { t } from "./i18n.js";
+import { cardName, lang, t } from "./i18n.js";
 import { api, TableSocket } from "./net.js";
 import { TableState } from "./state.js";
 import { ctx } from "./context.js";
@@ -94,6 +94,7 @@ function handle(frame, at = Date.now()) {
       rememberSeat();
       if (ctx.route.name !== "table" || ctx.route.id !== ctx.ts.table) return 0;
       if (ctx.pending && frame.type === "event" && ctx.ts.view !== before) ctx.pending = false;
+      if (frame.type === "event") sayIfTimedOut(event);
       renderTableScreen();
       if (event && event.kind === "play") {
         if (event.trick_winner !== null && event.trick_winner !== undefined) return PAUSE.trick;
@@ -123,6 +124,14 @@ function handle(frame, at = Date.now()) {
     default:
       return 0;
   }
+}
+
+/** When the turn timer ran out on this player, the server moved for them
+ * (the event's `by` is "timeout"): tell them what it did. */
+function sayIfTimedOut(event) {
+  if (event.by !== "timeout" || event.seat !== ctx.ts.you.seat) return;
+  if (event.kind === "bid") ctx.say(t("timeout_bid", { n: event.bid }));
+  else if (event.kind === "play") ctx.say(t("timeout_played", { card: cardName(event.card).toLocaleLowerCase(lang()) }));
 }
 
 // The table this player sits at, so the lobby can offer the way back (a

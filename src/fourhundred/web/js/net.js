@@ -49,6 +49,8 @@ const enc = encodeURIComponent;
 /** The HTTP API (docs/protocol.md, "HTTP API"). Every call throws ApiError. */
 export const api = {
   me: () => request("GET", "/api/me"),
+  /** Always 200: {signed_in, user} (user null when not signed in). */
+  session: () => request("GET", "/api/session"),
   guest: (name) => request("POST", "/api/guest", { name }),
   register: (username, password, name) =>
     request("POST", "/api/register", name ? { username, password, name } : { username, password }),

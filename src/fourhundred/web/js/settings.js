@@ -81,13 +81,18 @@ export function describeSettings(settings) {
   }));
 }
 
-/** A one-line summary for lobby lists: "Standard · 41 points · Lebanese".
- * `preset` and `changes` are the server's: the preset the host started from
- * and what was changed from it. */
+/** The rules' name: the preset's ("Standard"), or custom rules (with the
+ * preset they came from). `preset` and `changes` are the server's: the
+ * preset the host started from and what was changed from it. */
+export function presetLabel(preset, changes) {
+  if (!preset) return t("preset.custom");
+  const name = t.has(`preset.${preset}`) ? t(`preset.${preset}`) : preset;
+  return Object.keys(changes || {}).length > 0 ? t("preset.changed", { name }) : name;
+}
+
+/** A one-line summary for lobby lists: "Standard · 41 points · Lebanese". */
 export function summary(settings, preset, changes) {
-  let name = preset ? t(`preset.${preset}`) : t("preset.custom");
-  if (preset && Object.keys(changes || {}).length > 0) name = t("preset.changed", { name });
-  const parts = [name, t("points", { n: settings.target })];
+  const parts = [presetLabel(preset, changes), t("points", { n: settings.target })];
   parts.push(t(`set.scoring.${settings.scoring}`));
   if (settings.thirteen_bid) parts.push(t("set.thirteen_bid.short"));
   if (settings.big_bids !== "none") parts.push(t(`set.big_bids.${settings.big_bids}`));

@@ -253,6 +253,12 @@ export function teamNames(model, team) {
   return t("and_names", { a: seatName(model, team), b: seatName(model, team + 2) });
 }
 
+/** A team as the one watching calls it: "Us" / "Them", or "Team 1" to a spectator. */
+export function teamLabel(model, team) {
+  if (model.you === null) return t("team_n", { n: team + 1 });
+  return t(team === teamOf(model.you) ? "team_us" : "team_them");
+}
+
 function teamBanner(model) {
   const v = model.view;
   const mine = teamOf(model.you ?? 0);
@@ -262,7 +268,7 @@ function teamBanner(model) {
     return h(
       "div",
       { class: ["team", `team-${k}`] },
-      h("span", { class: "team-name" }, model.you === null ? t("team_n", { n: k + 1 }) : t(k === mine ? "team_us" : "team_them")),
+      h("span", { class: "team-name" }, teamLabel(model, k)),
       h(
         "span",
         { class: "team-scores num" },
@@ -287,14 +293,14 @@ export function renderTable(root, model, handlers = {}) {
   const pos = positions(model.you);
   const plates = [0, 1, 2, 3].map((seat) => seatPlate(model, seat, pos[seat]));
   const rules = v.rules;
+  // Hand numbers shown to people count from 1.
+  const facts = [t("hand_n", { n: v.hand_index + 1 }), t("target_n", { n: rules.target }), t("need_n", { n: v.required_total })];
   const info = h(
     "div",
     { class: "table-info" },
     h("span", { class: "chip trump-chip", html: suitIcon("H", 14) }, h("span", {}, t("hearts_trump"))),
     model.kind ? h("span", { class: ["chip", `kind-${model.kind}`] }, t(`kind.${model.kind}`), model.rated ? ` · ${t("rated")}` : "") : null,
-    h("span", { class: "chip" }, t("hand_n", { n: v.hand_index + 1 })),
-    h("span", { class: "chip" }, t("target_n", { n: rules.target })),
-    h("span", { class: "chip" }, t("need_n", { n: v.required_total })),
+    facts.map((f) => h("span", { class: "chip" }, f)),
   );
   const tool = (key, label, fn, disabled = false) =>
     fn ? h("button", { type: "button", class: "tool", dataset: { key }, onclick: fn, disabled }, label) : null;
@@ -348,6 +354,8 @@ export function renderTable(root, model, handlers = {}) {
         { class: "table-head" },
         teamBanner(model),
         h("span", { class: "chip trump-chip phone-only", html: suitIcon("H", 14) }, h("span", {}, t("trumps"))),
+        // A phone has no room for the felt's chips: the same facts in a line.
+        h("p", { class: "table-facts phone-only" }, facts.join(" · ")),
         tools,
       ),
       felt,

@@ -103,6 +103,20 @@ export function settingsForm({ catalog, initial = {}, withKind = false, submitLa
   const form = h("form", { class: "settings-form", novalidate: true });
   const controls = {};
   const helps = {};
+  // The setting an error message is about ("" for the whole form): the
+  // message goes once that value is put right (any change, for the form).
+  let wrong = null;
+  const inRange = (name) => {
+    const spec = SETTINGS.find((x) => x.name === name);
+    const v = state.settings[name];
+    return !spec || spec.type !== "int" || (Number.isInteger(v) && v >= spec.min && v <= spec.max);
+  };
+  const fixed = (name) => {
+    if (wrong === null || (wrong !== "" && (name !== wrong || !inRange(name)))) return;
+    wrong = null;
+    msg.textContent = "";
+    msg.classList.remove("error");
+  };
 
   const refresh = () => {
     for (const { name } of SETTINGS) {
@@ -131,6 +145,7 @@ export function settingsForm({ catalog, initial = {}, withKind = false, submitLa
               checked: state.kind === k,
               onchange: () => {
                 state.kind = k;
+                fixed("kind");
               },
             }),
             h("span", { class: "choice-title" }, t(`kind.${k}`)),
@@ -157,6 +172,7 @@ export function settingsForm({ catalog, initial = {}, withKind = false, submitLa
             state.preset = p;
             state.settings = presetSettings(catalog, p);
             refresh();
+            if (wrong !== "timer") fixed(wrong); // every setting is the preset's again
           },
         }),
         h("span", { class: "choice-title" }, t.has(`preset.${p}`) ? t(`preset.${p}`) : p),
@@ -173,6 +189,7 @@ export function settingsForm({ catalog, initial = {}, withKind = false, submitLa
     const set = (value) => {
       state.settings[name] = value;
       helps[name].textContent = settingExplained(name, value);
+      fixed(name);
     };
     if (spec.type === "bool") {
       control = h("input", {
@@ -252,6 +269,7 @@ export function settingsForm({ catalog, initial = {}, withKind = false, submitLa
       "aria-describedby": `${timerId}-help`,
       onchange: (e) => {
         state.timer = Number(e.target.value);
+        fixed("timer");
       },
     },
     catalog.timers.map((n) => h("option", { value: n, selected: n === state.timer }, t("seconds_n", { n }))),
@@ -272,11 +290,11 @@ export function settingsForm({ catalog, initial = {}, withKind = false, submitLa
   refresh();
   form.addEventListener("submit", async (e) => {
     e.preventDefault();
-    const t0 = state.settings.target;
-    const [lo, hi] = catalog.ranges.target;
-    if (!Number.isInteger(t0) || t0 < lo || t0 > hi) {
+    if (!inRange("target")) {
+      const [lo, hi] = catalog.ranges.target;
       msg.textContent = t("err.target_range", { lo, hi });
       msg.classList.add("error");
+      wrong = "target";
       controls.target.focus();
       return;
     }
@@ -284,11 +302,16 @@ export function settingsForm({ catalog, initial = {}, withKind = false, submitLa
     const changes = {};
     for (const { name } of SETTINGS) if (state.settings[name] !== base[name]) changes[name] = state.settings[name];
     msg.textContent = "";
+    wrong = null;
     try {
       await onSubmit({ kind: state.kind, preset: state.preset, settings: changes, timer: state.timer });
     } catch (err) {
+      const field = err && err.field ? String(err.field) : "";
+      const name = field.startsWith("settings.") ? field.slice(9) : field === "timer" ? "timer" : "";
       showError(msg, err);
-      if (err && err.field && err.field.startsWith("settings.")) controls[err.field.slice(9)]?.focus();
+      wrong = name;
+      if (name === "timer") timer.focus();
+      else if (name) controls[name]?.focus();
     }
   });
   return form;

@@ -6,7 +6,7 @@ import { h, mount, num } from "../dom.js";
 import { signed, t } from "../i18n.js";
 import { scoreSheet } from "../scoresheet.js";
 import { cardEl } from "../hand.js";
-import { previousTrick, renderTable, seatName, teamNames, teamOf } from "../table.js";
+import { previousTrick, renderTable, seatName, teamLabel, teamNames, teamOf } from "../table.js";
 import { chatPanel, openDialog, settingsList } from "../ui.js";
 
 export function tableModel(ctx) {
@@ -74,6 +74,7 @@ export function gameOverBody(model, game) {
     }
   }
   const rated = Object.keys(ratings).length > 0;
+  const order = [0, 1, 2, 3].sort((a, b) => (teamOf(a) === winner ? -1 : 0) - (teamOf(b) === winner ? -1 : 0) || a - b);
   return h(
     "div",
     { class: ["game-over", youWon && "won"] },
@@ -96,24 +97,36 @@ export function gameOverBody(model, game) {
       h(
         "tbody",
         {},
-        [0, 1, 2, 3]
-          .sort((a, b) => (teamOf(a) === winner ? -1 : 0) - (teamOf(b) === winner ? -1 : 0) || a - b)
-          .map((s) => {
-            const r = ratings[s];
-            return h(
-              "tr",
-              { class: [`team-${teamOf(s)}`, teamOf(s) === winner && "winner"] },
-              h("th", { scope: "row" }, h("bdi", { class: "user", translate: "no" }, seatName(model, s))),
-              h("td", { class: "num" }, num(v.scores[s])),
-              rated
-                ? h(
-                    "td",
-                    { class: "num" },
-                    r ? [String(r.after), " ", h("span", { class: ["delta", r.after >= r.before ? "up" : "down"], dir: "ltr" }, `(${signed(r.after - r.before)})`)] : "–",
-                  )
-                : null,
-            );
-          }),
+        order.map((s) => {
+          const r = ratings[s];
+          return h(
+            "tr",
+            { class: [`team-${teamOf(s)}`, teamOf(s) === winner && "winner"] },
+            h("th", { scope: "row" }, h("bdi", { class: "user", translate: "no" }, seatName(model, s))),
+            h("td", { class: "num" }, num(v.scores[s])),
+            rated
+              ? h(
+                  "td",
+                  { class: "num" },
+                  r ? [String(r.after), " ", h("span", { class: ["delta", r.after >= r.before ? "up" : "down"], dir: "ltr" }, `(${signed(r.after - r.before)})`)] : "–",
+                )
+              : null,
+          );
+        }),
+      ),
+      // The teams' totals, as the score sheet gives them.
+      h(
+        "tfoot",
+        {},
+        [...new Set(order.map(teamOf))].map((team) =>
+          h(
+            "tr",
+            { class: ["team-total", `team-${team}`, team === winner && "winner"], dataset: { team } },
+            h("th", { scope: "row" }, teamLabel(model, team)),
+            h("td", { class: "num" }, num(v.scores[team] + v.scores[team + 2])),
+            rated ? h("td", {}) : null,
+          ),
+        ),
       ),
     ),
     rated ? null : h("p", { class: "muted" }, t("not_rated")),
@@ -198,6 +211,11 @@ export function renderGame(ctx, root) {
           ? h("button", { type: "button", class: "tool", dataset: { key: "result" }, onclick: () => ctx.showResult(true) }, t("result"))
           : null,
   });
+  // The sheet scrolls inside the side column on a desktop: it stays at the
+  // latest hand unless the player has scrolled back to an earlier one.
+  const was = side.querySelector(".sheet-wrap");
+  const latest = !was || was.scrollTop + was.clientHeight >= was.scrollHeight - 4;
+  const at = was ? was.scrollTop : 0;
   mount(
     side,
     h(
@@ -219,6 +237,8 @@ export function renderGame(ctx, root) {
       }),
     ),
   );
+  const wrap = side.querySelector(".sheet-wrap");
+  if (wrap) wrap.scrollTop = latest ? wrap.scrollHeight : at;
 }
 
 function confirmLeave(ctx) {

@@ -5,7 +5,7 @@
 import { copyText, h, mount } from "../dom.js";
 import { seatLabel, t } from "../i18n.js";
 import { seatInfo } from "../state.js";
-import { loadCatalog } from "../settings.js";
+import { loadCatalog, presetLabel } from "../settings.js";
 import { chatPanel, errorText, openDialog, settingsForm, settingsList } from "../ui.js";
 
 /** The link that brings a friend to this table. */
@@ -106,8 +106,14 @@ export function renderRoom(ctx, root) {
           ? h("button", { type: "button", class: "secondary", onclick: () => openConfigure(ctx, room) }, t("room.change_settings"))
           : null,
         filled < 4 && room.kind !== "ranked"
-          ? h("button", { type: "button", class: "secondary", onclick: () => ctx.fillWithBots() }, t("room.fill_bots"))
+          ? h(
+              "button",
+              { type: "button", class: "secondary", "aria-describedby": "fill-help", onclick: () => ctx.fillWithBots() },
+              t("room.fill_bots"),
+            )
           : null,
+        // The button also marks the host ready (ctx.fillWithBots): say so.
+        filled < 4 && room.kind !== "ranked" ? h("p", { class: "help", id: "fill-help" }, t("room.fill_bots.help")) : null,
       )
     : null;
   const readyButton =
@@ -180,6 +186,7 @@ export function renderRoom(ctx, root) {
             "section",
             { class: "panel", "aria-labelledby": "rules-title" },
             h("h2", { id: "rules-title" }, t("room.rules_title")),
+            h("p", { class: "preset-name" }, t("room.preset", { name: presetLabel(room.preset, room.changes) })),
             settingsList(room.settings, room.timer),
           ),
         ),

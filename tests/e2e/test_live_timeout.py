@@ -1,0 +1,83 @@
+"""When the turn timer runs out, the server moves for the player and the
+page tells them what it did, in a real browser against a real server whose
+timers run ten times faster (the 15 s timer: 1.5 s). The events say which
+moves were the timer's (``by``: ``"timeout"``).
+
+(A module of its own: a server of its own.)"""
+
+from __future__ import annotations
+
+import json
+import time
+from typing import Any
+
+import pytest
+
+FAST = "?pace=fast"
+RANKS = {
+    "2": "two",
+    "3": "three",
+    "4": "four",
+    "5": "five",
+    "6": "six",
+    "7": "seven",
+    "8": "eight",
+    "9": "nine",
+    "T": "ten",
+    "J": "jack",
+    "Q": "queen",
+    "K": "king",
+    "A": "ace",
+}
+SUITS = {"C": "clubs", "D": "diamonds", "H": "hearts", "S": "spades"}
+
+
+def test_a_player_whose_time_ran_out_is_told_what_was_played_for_them(
+    pages: Any, quick_timer_server: str
+) -> None:
+    page = pages.new()
+    received: list[dict[str, Any]] = []
+    page.on(
+        "websocket",
+        lambda ws: ws.on("framereceived", lambda f: received.append(json.loads(f))),
+    )
+    page.goto(f"{quick_timer_server}/{FAST}")
+    page.get_by_label("Your name").fill("Sleepy")
+    page.get_by_role("button", name="Play as a guest").click()
+    page.locator(".lobby").wait_for()
+    page.get_by_role("button", name="Create a table").first.click()
+    dialog = page.locator("dialog[open]")
+    dialog.get_by_label("Private").check()
+    dialog.get_by_label("Turn timer").select_option("15")
+    dialog.get_by_role("button", name="Create the table").click()
+    page.locator(".room").wait_for()
+    page.get_by_role("button", name="Fill empty seats with bots").click()
+    page.locator(".table-screen").wait_for(timeout=20000)
+    me = int(page.locator(".seat.me").get_attribute("data-seat") or "-1")
+
+    def timed_out(kind: str) -> list[dict[str, Any]]:
+        return [
+            f["event"]
+            for f in received
+            if f.get("type") == "event"
+            and f["event"]["kind"] == kind
+            and f["event"]["seat"] == me
+            and f["event"]["by"] == "timeout"
+        ]
+
+    # The player does nothing: first a bid, then a card is chosen for them
+    # (a bot takes the seat only after three in a row).
+    notices: set[str] = set()
+    deadline = time.monotonic() + 120
+    while not (timed_out("bid") and timed_out("play")) or len(notices) < 2:
+        if time.monotonic() > deadline:
+            pytest.fail(f"no bid and card played on timeout with their notices: {notices}")
+        shown = page.evaluate("() => document.querySelector('.notice')?.textContent")
+        if shown:
+            notices.add(shown)
+        page.wait_for_timeout(50)
+    bid = timed_out("bid")[0]["bid"]
+    card = timed_out("play")[0]["card"]
+    assert f"Time ran out: we bid {bid} for you." in notices
+    played = f"Time ran out: we played the {RANKS[card[0]]} of {SUITS[card[1]]} for you."
+    assert played in notices
