@@ -67,7 +67,7 @@ def _on(flag: bool, on: str, off: str) -> str:
 
 
 def rules_lines(st: Settings) -> list[str]:
-    """One sentence per setting of ``st`` (rules.md, "Settings"), in words a
+    """One sentence per setting of ``st`` (docs/rules.md, "Settings and presets"), in words a
     player reads rather than the settings' keys."""
     return [
         f"Target: a team wins when one partner has {st.target} points"

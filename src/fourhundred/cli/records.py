@@ -112,7 +112,7 @@ def replay(
 ) -> None:
     """Re-play a game record and print the scores, the winner and what comes next.
 
-    The result is one JSON object (game-record.md, "Result"), whose hands
+    The result is one JSON object (docs/game-record.md, "The result of a replay"), whose hands
     count from 0; --text says the same in words, hands counted from 1, and
     names an unfinished last hand as such.
 
