@@ -56,7 +56,7 @@ def test_the_text_counts_hands_and_tricks_from_1() -> None:
                         "seat": 1,
                         "bid": 3,
                         "search_bid": 3,
-                        "cards": [{"trick": 1, "played": "QD", "search": "KD", "lost": 1.5}],
+                        "cards": [{"trick": 0, "played": "QD", "search": "KD", "lost": 1.5}],
                         "lost": 1.5,
                     }
                 ],

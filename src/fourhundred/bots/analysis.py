@@ -252,7 +252,7 @@ def _judge_card(entry: dict[str, Any], d: Decision, tally: Tally, prior: int) ->
         return
     entry["cards"].append(
         {
-            "trick": d.trick + 1,
+            "trick": d.trick,
             "played": CARD_NAMES[d.played],
             "search": CARD_NAMES[best],
             "lost": round(lost, 2),

@@ -207,7 +207,7 @@ def print_analysis(result: dict[str, Any], console: Console | None = None) -> No
             console.print(f"  seat {s['seat']}: bid {bid}{chance} ({same}{extra})")
             for c in s["cards"]:
                 console.print(
-                    f"    trick {c['trick']}: played {c['played']}, expert prefers "
+                    f"    trick {c['trick'] + 1}: played {c['played']}, expert prefers "
                     f"{c['search']}: {c['lost']:.2f} points lost"
                 )
             if not s["cards"]:

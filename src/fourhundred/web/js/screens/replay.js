@@ -80,7 +80,7 @@ function analysisPanel(rs, model) {
                 "ul",
                 {},
                 s.cards.map((c) =>
-                  h("li", {}, t("analysis.card", { trick: c.trick, card: cardName(c.played), better: cardName(c.search), pts: t("points", { n: c.lost }) })),
+                  h("li", {}, t("analysis.card", { trick: c.trick + 1, card: cardName(c.played), better: cardName(c.search), pts: t("points", { n: c.lost }) })),
                 ),
               )
             : h("div", { class: "muted" }, t("analysis.cards_ok")),
