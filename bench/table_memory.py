@@ -49,12 +49,17 @@ class Person:
             self.view = view and {"phase": view["phase"], "legal": view["legal"]}
 
 
-async def until(pred: Any) -> None:
-    for _ in range(100_000):
-        if pred():
-            return
-        await asyncio.sleep(0)
-    raise RuntimeError("a table did not answer")
+async def until(pred: Any, timeout_s: float = 60.0) -> None:
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout_s
+    spins = 0
+    while not pred():
+        if loop.time() > deadline:
+            raise RuntimeError(f"a table did not answer in {timeout_s:.0f} s")
+        # Spin first (a move is answered within a few loop turns), then
+        # wait for the store's thread without burning the CPU.
+        spins += 1
+        await asyncio.sleep(0 if spins < 1000 else 0.001)
 
 
 async def one_table(hub: Hub, store: Store, n: int, moves: int) -> None:

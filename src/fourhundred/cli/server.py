@@ -179,7 +179,10 @@ def register(app: typer.Typer) -> None:
         import uvicorn
 
         from fourhundred.bots import BOTS
-        from fourhundred.server import create_app
+        from fourhundred.server import allocator, create_app
+
+        # Before the database driver starts its threads.
+        allocator.limit_arenas()
 
         try:
             config = server_config(given)

@@ -20,6 +20,7 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 
 from fourhundred.store import Store
 
+from . import allocator
 from .analysis import Analyses
 from .api import ApiError, json_response, routes
 from .botpool import PoolBotRunner
@@ -127,6 +128,7 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
         tune_gc()
         # Start the bot processes now, not on the first bot's turn.
         warm = asyncio.create_task(bots.warm())
+        trimming = asyncio.create_task(allocator.trim_forever())
         log.info(
             "server_started",
             node=cfg.node,
@@ -138,6 +140,7 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
             yield
         finally:
             warm.cancel()
+            trimming.cancel()
             await hub.stop()
             bots.close()
             analyses.close()

@@ -19,6 +19,7 @@ from collections.abc import Collection, Mapping
 from typing import Any, Final
 
 import msgspec
+from starlette.requests import cookie_parser
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
 from fourhundred.store import User
@@ -237,6 +238,8 @@ class _Gate:
     """The checks every frame passes before it means anything: size, kind
     (text), rate and shape. ``take`` answers what to do with one frame."""
 
+    __slots__ = ("bad", "bucket", "conn", "flooded", "hub")
+
     def __init__(self, hub: Hub, conn: Connection) -> None:
         self.hub = hub
         self.conn = conn
@@ -283,14 +286,26 @@ class _Gate:
         return True
 
 
+def _headers(scope: Mapping[str, Any], names: tuple[bytes, ...]) -> list[str | None]:
+    """The first value of each header in ``names`` (lower case), or None."""
+    found: dict[bytes, str] = {}
+    for key, value in scope["headers"]:
+        if key in names and key not in found:
+            found[key] = value.decode("latin-1")
+    return [found.get(n) for n in names]
+
+
 async def _accept(ws: WebSocket, hub: Hub) -> User | None:
     """The socket's user, once its origin and session are checked (None:
     refused, and the socket is already closed with the reason)."""
-    origin, host = ws.headers.get("origin"), ws.headers.get("host")
+    # Read from the scope, not ``ws.headers``/``ws.cookies``: those would
+    # stay cached on the socket for its whole life.
+    origin, host, cookie = _headers(ws.scope, (b"origin", b"host", b"cookie"))
     if not origin_allowed(origin, host, hub.config.allowed_origins):
         await ws.close(4403)
         return None
-    user = await user_for_token(hub.store, ws.cookies.get(COOKIE), hub.clock.now_ms())
+    token = cookie_parser(cookie).get(COOKIE) if cookie else None
+    user = await user_for_token(hub.store, token, hub.clock.now_ms())
     await ws.accept()
     if user is None:
         closing = frames.Closing(
