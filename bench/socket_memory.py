@@ -1,6 +1,7 @@
 """What one open WebSocket costs a server in memory: a bare Starlette app
-under uvicorn (the floor of the stack) against ``fourhundred serve`` (a
-signed-in player's socket, before it joins a table).
+under uvicorn (the floor of the stack, with each of its two WebSocket
+implementations) against ``fourhundred serve`` (a signed-in player's socket,
+before it joins a table).
 
     python bench/socket_memory.py [--sockets 2000]
 
@@ -38,8 +39,8 @@ BARE_APP = textwrap.dedent(
             pass
 
     app = Starlette(routes=[WebSocketRoute("/ws", endpoint)])
-    uvicorn.run(app, host="127.0.0.1", port=int(sys.argv[1]), ws_per_message_deflate=False,
-                ws_max_size=1 << 20, log_level="warning")
+    uvicorn.run(app, host="127.0.0.1", port=int(sys.argv[1]), ws=sys.argv[2],
+                ws_per_message_deflate=False, ws_max_size=1 << 20, log_level="warning")
     """
 )
 
@@ -107,15 +108,19 @@ def main() -> int:
     fourhundred = [str(exe)] if exe.exists() else [sys.executable, "-m", "fourhundred.cli"]
     work = Path(tempfile.mkdtemp(prefix="fh-sockmem-", dir="/dev/shm"))
     try:
-        port = _free_port()
-        bare = subprocess.Popen([sys.executable, "-c", BARE_APP, str(port)])
-        try:
-            _wait_port(port, "/")
-            per = asyncio.run(_measure(port, bare.pid, args.sockets, sign_in=False))
-            print(f"bare Starlette + uvicorn: {per / 1024:.1f} KiB per socket")
-        finally:
-            bare.terminate()
-            bare.wait(10)
+        # The floor of the stack with each of uvicorn's WebSocket
+        # implementations: its default (websockets) and wsproto, which
+        # `fourhundred serve` uses.
+        for impl in ("websockets-sansio", "wsproto"):
+            port = _free_port()
+            bare = subprocess.Popen([sys.executable, "-c", BARE_APP, str(port), impl])
+            try:
+                _wait_port(port, "/")
+                per = asyncio.run(_measure(port, bare.pid, args.sockets, sign_in=False))
+                print(f"bare Starlette + uvicorn ({impl}): {per / 1024:.1f} KiB per socket")
+            finally:
+                bare.terminate()
+                bare.wait(10)
         port = _free_port()
         server = subprocess.Popen(
             [
