@@ -91,10 +91,10 @@ def ratings(n: int, rng: random.Random) -> dict[str, int]:
 
 
 def play_round(m: TournamentModel, rng: random.Random, log: list[ev.TournamentEvent]) -> None:
-    """Report a random result for every match of the current round."""
+    """Report a random result for every undecided match of the current round."""
     current = m.current
     assert current is not None
-    for table in current.tables:
+    for table in [t for t in current.tables if t.table not in current.outcomes]:
         winner = rng.choice((table.a, table.b))
         won, lost = rng.randrange(41, 60), rng.randrange(-20, 41)
         run(m, SYSTEM, ReportResult(current.number, winner, won, max(lost, 0)), log=log)

@@ -8,9 +8,8 @@ rebuilds is a log that makes sense. Pure: no I/O, no clock, no asyncio.
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Final, Literal
 
 from . import events as ev
@@ -82,7 +81,17 @@ class TournamentModel:
     winner: str | None = None
 
     def copy(self) -> TournamentModel:
-        return copy.deepcopy(self)
+        """An independent copy (a command is judged on one). Spelled out:
+        events and pairings are immutable, so only the containers are new."""
+        return replace(
+            self,
+            teams={k: replace(t) for k, t in self.teams.items()},
+            solos=list(self.solos),
+            checked_in=set(self.checked_in),
+            seeds=list(self.seeds),
+            rounds=[replace(r, outcomes=dict(r.outcomes)) for r in self.rounds],
+            slots=list(self.slots),
+        )
 
     # ----------------------------------------------------------- queries
 
