@@ -286,6 +286,10 @@ def test_pause_holds_pairing_and_forfeits() -> None:
 def test_pause_needs_a_running_tournament() -> None:
     m, _ = create()
     refused(m, ORG, Pause(), "wrong_phase")
+    m, _, _ = started("swiss", 4, 2, random.Random(10))
+    run(m, ORG, Pause())
+    run(m, ORG, Cancel())
+    refused(m, ORG, Resume(), "wrong_phase")
 
 
 def test_removing_a_team_before_the_start() -> None:
@@ -295,6 +299,9 @@ def test_removing_a_team_before_the_start() -> None:
     refused(m, ORG, RemoveTeam("t9"), "unknown_team")
     assert run(m, ORG, RemoveTeam("t1")) == [ev.TeamRemoved(team="t1")]
     assert "t1" not in m.teams and m.entry_of("a0") is None
+    run(m, Player("a0"), EnterSolo())
+    assert "a0" not in m.checked_in
+    run(m, Player("a0"), CheckIn())
 
 
 def test_removing_a_team_mid_round_forfeits_its_match() -> None:

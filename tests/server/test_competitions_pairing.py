@@ -147,3 +147,12 @@ def test_solos_pair_best_with_worst_and_the_last_entrant_waits() -> None:
     ratings = {"p": 1000, "q": 1800, "r": 1400, "s": 1600, "t": 2000}
     assert pair_solos(["p", "q", "r", "s", "t"], ratings) == ([("q", "p"), ("s", "r")], "t")
     assert pair_solos([], ratings) == ([], None)
+
+
+@given(n=st.integers(2, 64))
+@settings(max_examples=20)
+def test_swiss_pairs_neighbours_in_the_standings_when_nobody_has_met(n: int) -> None:
+    ranking = [f"t{i}" for i in range(n)]
+    pairs, bye = swiss_round(ranking, set(), set())
+    assert bye == (ranking[-1] if n % 2 else None)
+    assert pairs == [(ranking[i], ranking[i + 1]) for i in range(0, n - 1, 2)]

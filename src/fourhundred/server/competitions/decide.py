@@ -341,6 +341,7 @@ def _pause(work: _Work, actor: Actor, c: Pause, now_ms: int) -> None:
 
 def _resume(work: _Work, actor: Actor, c: Resume, now_ms: int) -> None:
     _organiser(work.model, actor)
+    _running(work.model)
     if not work.model.paused:
         raise CommandError("not_paused", "the tournament is not paused")
     work.add(ev.Resumed(at_ms=now_ms))

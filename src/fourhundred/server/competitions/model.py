@@ -265,14 +265,15 @@ class TournamentModel:
                 _need(self.status == "running" and not self.paused, event, "not running")
                 self.paused = True
             case ev.Resumed():
-                _need(self.paused, event, "not paused")
+                _need(self.status == "running" and self.paused, event, "not paused")
                 self.paused = False
             case ev.TeamRemoved(team=team):
                 found = self.teams.get(team)
                 _need(found is not None and not found.removed, event, "no such team")
                 _need(self.status in ("open", "running"), event, "the tournament is over")
                 if self.status == "open":
-                    del self.teams[team]
+                    # Its players may enter again, and must check in again.
+                    self.checked_in.difference_update(self.teams.pop(team).players)
                 else:
                     self.teams[team].removed = True
             case ev.Cancelled():
