@@ -119,7 +119,13 @@ def test_private_fields_never_reach_clients() -> None:
     rating = events.Rating(user="u", before=1, after=0, reason="left", mu=1.0, sigma=2.0)
     assert set(rating.public()) == {"kind", "user", "before", "after", "reason"}
     kinds = [t for t in events.Event.__args__ if t.PRIVATE]  # type: ignore[attr-defined]
-    assert {t.__struct_config__.tag for t in kinds} == {"created", "deal", "rating", "game_over"}
+    assert {t.__struct_config__.tag for t in kinds} == {
+        "created",
+        "deal",
+        "rating",
+        "game_over",
+        "rematch_opened",
+    }
     for t in kinds:
         assert set(t.__struct_fields__) >= t.PRIVATE, t
 

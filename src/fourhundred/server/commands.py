@@ -2,8 +2,8 @@
 judges, and the facts it needs from outside the table.
 
 People send the client's table messages (:mod:`.protocol`); the server
-itself sends :class:`TurnTimeout`, :class:`BotMove`, :class:`Expire` and
-:class:`Start`.
+itself sends :class:`TurnTimeout`, :class:`BotMove`, :class:`Expire`, :class:`Start`,
+:class:`RematchTimeout` and :class:`RematchOpen`.
 """
 
 from __future__ import annotations
@@ -27,6 +27,8 @@ __all__ = [
     "Facts",
     "Person",
     "PersonCommand",
+    "RematchOpen",
+    "RematchTimeout",
     "Server",
     "Start",
     "TurnTimeout",
@@ -71,6 +73,19 @@ class Start:
     """The table's actor started: a table created full (Ranked) begins."""
 
 
+@dataclass(frozen=True, slots=True)
+class RematchTimeout:
+    """The rematch offer's deadline passed."""
+
+
+@dataclass(frozen=True, slots=True)
+class RematchOpen:
+    """The rematch's table was made: record it."""
+
+    table: str
+    invite: str | None
+
+
 PersonCommand = (
     p.Sit
     | p.Leave
@@ -83,8 +98,10 @@ PersonCommand = (
     | p.Play
     | p.Redeal
     | p.Reclaim
+    | p.Rematch
+    | p.RematchBots
 )
-Command = PersonCommand | TurnTimeout | BotMove | Expire | Start
+Command = PersonCommand | TurnTimeout | BotMove | Expire | Start | RematchTimeout | RematchOpen
 
 
 @dataclass(frozen=True, slots=True)
@@ -103,3 +120,5 @@ class Facts:
     """For ``sit``: the person as the room will show them."""
     elsewhere: str | None = None
     """For ``sit``: the table the person already sits at, if any."""
+    now_ms: int = 0
+    """For ``rematch``: the wall clock (the offer's deadline)."""

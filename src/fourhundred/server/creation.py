@@ -16,11 +16,12 @@ from fourhundred.store import Store, StoredEvent, TableRow, User
 from .clock import Clock
 from .config import ServerConfig
 from .errors import CommandError
-from .events import Created, Player, TableKind, to_stored
+from .events import Created, Player, to_stored
 from .locator import TableLocator
 from .logs import get_logger
 from .ratings import display
 from .room import TableModel
+from .tablespec import TableSpec
 
 __all__ = [
     "NewTable",
@@ -79,20 +80,6 @@ class NewTable:
     row: TableRow
 
 
-@dataclass(frozen=True, slots=True)
-class TableSpec:
-    """What a new table is made of: its kind, host, rules, timer and the
-    players seated from the start (``None``: an open seat)."""
-
-    kind: TableKind
-    host: str | None
-    preset_name: str
-    settings: dict[str, Any]
-    timer: int
-    seats: tuple[Player | None, ...]
-    ready: tuple[bool, ...]
-
-
 def new_table(spec: TableSpec, *, now_ms: int, node: str) -> NewTable:
     """A new table's first event, its model and its row (nothing stored)."""
     table_id = secrets.token_urlsafe(8)
@@ -106,6 +93,7 @@ def new_table(spec: TableSpec, *, now_ms: int, node: str) -> NewTable:
         invite=invite,
         seats=spec.seats,
         ready=spec.ready,
+        bots=spec.bots,
     )
     model = TableModel(table_id, created, now_ms)
     row = TableRow(
@@ -157,6 +145,11 @@ class TableFactory:
         elsewhere = await self.store.seated_table(user_id)
         if elsewhere is not None:
             raise CommandError("conflict", f"you are seated at table {elsewhere}: leave it first")
+
+    async def open_rematch(self, spec: TableSpec) -> tuple[str, str | None]:
+        """Store and start a rematch's table: its id and invite."""
+        row = await self.create(spec)
+        return row.id, row.invite
 
     async def create(self, spec: TableSpec) -> TableRow:
         """Store a new table made to ``spec`` and start it here."""

@@ -10,7 +10,9 @@ earlier ones; the caller's model is never touched.
 
 Commands are the client's table messages (:mod:`.protocol`) from a
 :class:`Person`, and the server's own (:class:`TurnTimeout`,
-:class:`BotMove`, :class:`Expire`, :class:`Start`) from :data:`SERVER`.
+:class:`BotMove`, :class:`Expire`, :class:`Start`, :class:`RematchTimeout`,
+:class:`RematchOpen`) from :data:`SERVER`. A rematch is judged in
+:mod:`.rematch`.
 """
 
 from __future__ import annotations
@@ -39,6 +41,7 @@ from fourhundred.engine import (
 
 from . import events as ev
 from . import protocol as p
+from . import rematch
 from .commands import (
     SERVER,
     BotMove,
@@ -47,6 +50,8 @@ from .commands import (
     Facts,
     Person,
     PersonCommand,
+    RematchOpen,
+    RematchTimeout,
     Server,
     Start,
     TurnTimeout,
@@ -96,6 +101,10 @@ class _Work:
         self.events.append(event)
         if self.observe is not None:
             self.observe(self.model, event)
+
+    def extend(self, events: Sequence[Event]) -> None:
+        for e in events:
+            self.add(e)
 
 
 def decide(
@@ -298,6 +307,10 @@ def _add_bot(w: _Work, who: Person, cmd: p.AddBot, facts: Facts) -> None:
     w.add(ev.BotAdded(seat=cmd.seat, bot=bot))
 
 
+def _rematch(w: _Work, who: Person, cmd: p.Rematch | p.RematchBots, facts: Facts) -> None:
+    w.extend(rematch.person(w.model, who.user_id, cmd, facts.now_ms))
+
+
 def _need_waiting(m: TableModel, what: str) -> None:
     if m.status != "waiting":
         raise CommandError("not_allowed", f"cannot {what}: the game has already started")
@@ -317,6 +330,8 @@ _ROOM_COMMANDS: Final[dict[type[Any], Callable[[_Work, Person, Any, Facts], None
     p.AddBot: _add_bot,
     p.Remove: _remove,
     p.Reclaim: _reclaim,
+    p.Rematch: _rematch,
+    p.RematchBots: _rematch,
 }
 """The room's commands, each judged by its own function."""
 
@@ -346,6 +361,10 @@ def _server(w: _Work, cmd: Command, facts: Facts) -> None:
             w.add(ev.Closed(reason="expired"))
         case Start():
             _maybe_start(w, facts)
+        case RematchOpen(table=table, invite=invite):
+            w.extend(rematch.server(m, table, invite))
+        case RematchTimeout():
+            w.extend(rematch.server(m, None, None))
         case _:
             pass  # the moment has passed (the turn moved on, the room started)
 

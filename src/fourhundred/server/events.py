@@ -50,6 +50,11 @@ __all__ = [
     "Ready",
     "Reclaimed",
     "Redeal",
+    "RematchAnswered",
+    "RematchEnded",
+    "RematchOffered",
+    "RematchOpened",
+    "RematchWithBots",
     "Removed",
     "Seated",
     "Started",
@@ -117,6 +122,9 @@ class Created(TableEvent, frozen=True, tag="created"):
     invite: str | None
     seats: tuple[Player | None, ...]
     ready: tuple[bool, ...]
+    bots: tuple[str | None, ...] | None = None
+    """Bots seated from the start (a rematch's), by seat; absent before
+    rematches existed."""
 
     PRIVATE: ClassVar[frozenset[str]] = frozenset({"invite"})
 
@@ -250,6 +258,42 @@ class GameOver(TableEvent, frozen=True, tag="game_over"):
     PRIVATE: ClassVar[frozenset[str]] = frozenset({"updates"})
 
 
+class RematchOffered(TableEvent, frozen=True, tag="rematch_offered"):
+    """A seated player asked for a rematch after the game (and accepted it);
+    the others may answer until ``deadline_ms`` (wall clock)."""
+
+    seat: int
+    deadline_ms: int
+
+
+class RematchAnswered(TableEvent, frozen=True, tag="rematch_answered"):
+    seat: int
+    accept: bool
+
+
+class RematchEnded(TableEvent, frozen=True, tag="rematch_ended"):
+    """The offer ended without every seat accepting."""
+
+    reason: Literal["declined", "expired"]
+
+
+class RematchWithBots(TableEvent, frozen=True, tag="rematch_with_bots"):
+    """An accepter chose to open the rematch with bots in the other seats."""
+
+    seat: int
+
+
+class RematchOpened(TableEvent, frozen=True, tag="rematch_opened"):
+    """The rematch's table exists; its players are seated there."""
+
+    table: str
+    invite: str | None = None
+    """A Private rematch's invite: in the old table's ``room``, never in
+    the event's public form."""
+
+    PRIVATE: ClassVar[frozenset[str]] = frozenset({"invite"})
+
+
 Event = (
     Created
     | Seated
@@ -271,6 +315,11 @@ Event = (
     | Reclaimed
     | Rating
     | GameOver
+    | RematchOffered
+    | RematchAnswered
+    | RematchEnded
+    | RematchWithBots
+    | RematchOpened
 )
 
 ACTION_EVENTS: Final = (Bid, Play, Redeal)
@@ -291,6 +340,11 @@ ROOM_EVENTS: Final = (
     Reclaimed,
     Rating,
     GameOver,
+    RematchOffered,
+    RematchAnswered,
+    RematchEnded,
+    RematchWithBots,
+    RematchOpened,
 )
 """Events that change the room (what the lobby and ``room`` show); the
 others (moves, deals, finished hands) leave it as it was."""

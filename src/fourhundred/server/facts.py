@@ -5,11 +5,13 @@ another table and how the room will show them."""
 
 from __future__ import annotations
 
+import dataclasses
 import secrets
 from collections.abc import Collection
 from typing import Final
 
 from . import protocol as p
+from .clock import Clock
 from .commands import Command, Facts, Person, Server
 from .events import Player
 from .ports import TableLog
@@ -23,10 +25,11 @@ _RNG: Final = secrets.SystemRandom()
 
 
 class FactSource:
-    __slots__ = ("_bot", "_bots", "_known", "_log", "_plain", "ratings")
+    __slots__ = ("_bot", "_bots", "_clock", "_known", "_log", "_plain", "ratings")
 
-    def __init__(self, log: TableLog, bot: str, bots: Collection[str]) -> None:
+    def __init__(self, log: TableLog, bot: str, bots: Collection[str], clock: Clock) -> None:
         self._log = log
+        self._clock = clock
         self._bot = bot
         self._bots = bots
         self.ratings: dict[str, tuple[float, float]] = {}
@@ -43,6 +46,8 @@ class FactSource:
                 users = await self._log.get_users(missing)
                 self.ratings.update({u.id: (u.mu, u.sigma) for u in users.values()})
                 self._known |= missing  # absent from the store: never rated
+        if isinstance(cmd, p.Rematch):
+            return dataclasses.replace(self._plain, now_ms=self._clock.now_ms())
         if not isinstance(cmd, p.Sit) or not isinstance(who, Person):
             return self._plain
         elsewhere = await self._log.seated_table(who.user_id)

@@ -22,6 +22,7 @@ import msgspec
 from fourhundred.engine import Phase
 from fourhundred.engine.steps import view_at
 
+from . import rematch
 from .errors import CommandError
 from .events import ROOM_EVENTS, VIEW_EVENTS, Event
 
@@ -197,10 +198,12 @@ def summary(m: TableModel, users: Sequence[str]) -> dict[str, Any]:
 
 
 def room(m: TableModel, users: Sequence[str]) -> dict[str, Any]:
-    """``room``: the live :func:`summary`, with the invite of a Private table."""
+    """``room``: the live :func:`summary`, with the invite of a Private
+    table and the rematch offer (None: none)."""
     out = summary(m, users)
     if m.kind == "private":
         out["invite"] = m.invite
+    out["rematch"] = rematch.public(m)
     return out
 
 

@@ -74,6 +74,7 @@ class Hub:
             queue = MemoryQueue(clock)
         self.locator = locator
         self.tables = TableFactory(store, config, clock, locator)
+        locator.deps.open_table = self.tables.open_rematch
         self.ranked = Ranked(queue, store, config, self.tables, locator.notify_user)
         self.heartbeat = Heartbeat(store, config.node, clock, on_beat=locator.update_gauges)
         self._tasks: list[asyncio.Task[None]] = []

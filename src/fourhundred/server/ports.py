@@ -6,7 +6,7 @@ another process."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Iterable
+from collections.abc import Awaitable, Callable, Collection, Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal, Protocol
 
@@ -19,8 +19,9 @@ from .metrics import Metrics
 
 if TYPE_CHECKING:
     from .table import TableActor
+    from .tablespec import TableSpec
 
-__all__ = ["MailKind", "TableDeps", "TableLog", "Watcher"]
+__all__ = ["MailKind", "OpenTable", "TableDeps", "TableLog", "Watcher"]
 
 MailKind = Literal["cmd", "join", "detach", "bot"]
 """What a table's mailbox takes: a command, a join, a detach, a bot's move."""
@@ -47,6 +48,14 @@ class TableLog(Protocol):
     async def seated_table(self, user_id: str) -> str | None: ...
 
 
+OpenTable = Callable[["TableSpec"], Awaitable[tuple[str, str | None]]]
+"""Makes and starts a new table: its id and invite (a rematch's)."""
+
+
+async def _no_tables(_spec: TableSpec) -> tuple[str, str | None]:
+    raise RuntimeError("this process makes no tables")
+
+
 @dataclass(slots=True)
 class TableDeps:
     log: TableLog
@@ -57,3 +66,5 @@ class TableDeps:
     mutes: Callable[[str], Collection[str]] = lambda _user: ()
     """The users a user has muted."""
     on_stop: Callable[[TableActor], None] = lambda _actor: None
+    open_table: OpenTable = _no_tables
+    """Makes a rematch's table (set by the hub)."""

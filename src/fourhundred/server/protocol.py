@@ -37,6 +37,8 @@ __all__ = [
     "Ready",
     "Reclaim",
     "Redeal",
+    "Rematch",
+    "RematchBots",
     "Remove",
     "Sit",
     "decode",
@@ -119,6 +121,14 @@ class Reclaim(_Message, tag="reclaim"):
     pass
 
 
+class Rematch(_Message, tag="rematch"):
+    accept: bool
+
+
+class RematchBots(_Message, tag="rematch_bots"):
+    pass
+
+
 class Chat(_Message, tag="chat"):
     text: Annotated[str, msgspec.Meta(max_length=4 * MAX_CHAT)]
 
@@ -145,6 +155,8 @@ ClientMessage = (
     | Play
     | Redeal
     | Reclaim
+    | Rematch
+    | RematchBots
     | Chat
     | Mute
     | Ping

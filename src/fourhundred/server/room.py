@@ -27,6 +27,7 @@ from fourhundred.engine import (
 from fourhundred.store import StoredEvent
 
 from . import events as ev
+from . import rematch
 from .events import Event, HandOver, LastTrick, Player, TableKind
 
 __all__ = ["KINDS", "SeatState", "Status", "TableModel", "rebuild"]
@@ -41,6 +42,9 @@ SeatEvent = (
 )  # fmt: skip
 SEAT_EVENTS: Final = (
     ev.Seated, ev.Left, ev.Removed, ev.Ready, ev.Moved, ev.BotAdded, ev.Substituted, ev.Reclaimed,
+)  # fmt: skip
+REMATCH_EVENTS: Final = (
+    ev.RematchOffered, ev.RematchAnswered, ev.RematchEnded, ev.RematchWithBots, ev.RematchOpened,
 )  # fmt: skip
 TableLevelEvent = (
     ev.Configured | ev.Host | ev.Closed | ev.Started | ev.Rating | ev.GameOver | ev.Created
@@ -82,6 +86,7 @@ class TableModel:
         "last_trick",
         "preset",
         "rated",
+        "rematch",
         "result",
         "seats",
         "settings",
@@ -105,6 +110,9 @@ class TableModel:
         for seat, (player, ready) in enumerate(zip(created.seats, created.ready, strict=True)):
             if player is not None:
                 self.seats[seat] = SeatState(user=player, ready=ready)
+        for seat, bot in enumerate(created.bots or ()):
+            if bot is not None:
+                self.seats[seat] = SeatState(bot=bot, ready=True)
         self.game: GameState | None = None
         self.version = 1
         self.rated = False
@@ -113,6 +121,7 @@ class TableModel:
         """Ranked leavers already charged a loss: user -> (before, after)."""
         self.result: ev.GameOver | None = None
         self.last_trick: LastTrick | None = None
+        self.rematch: rematch.Rematch | None = None
 
     def copy(self) -> TableModel:
         """An independent copy (a command is judged on one)."""
@@ -128,6 +137,7 @@ class TableModel:
         new.game = None if self.game is None else self.game.clone()
         new.sheet = list(self.sheet)
         new.charged = dict(self.charged)
+        new.rematch = None if self.rematch is None else self.rematch.copy()
         return new
 
     # ----------------------------------------------------------- queries
@@ -216,6 +226,8 @@ class TableModel:
             self._apply_game(event)
         elif isinstance(event, SEAT_EVENTS):
             self._apply_seat(event)
+        elif isinstance(event, REMATCH_EVENTS):
+            rematch.apply(self, event)
         else:
             self._apply_table(event)
         self.version += 1

@@ -42,6 +42,7 @@ from .facts import FactSource
 from .logs import get_logger
 from .persist import Stamp, commit_for, deadline_after
 from .ports import MailKind, TableDeps, TableLog, Watcher
+from .rematch_driver import RematchDriver
 from .room import TableModel
 from .turnclock import TurnClock
 
@@ -110,7 +111,8 @@ class TableActor:
         self._bot_version = -1
         self._task: asyncio.Task[None] | None = None
         self._chat = ChatRoom(model.id)
-        self._facts = FactSource(deps.log, deps.config.bot, BOTS.keys())
+        self._facts = FactSource(deps.log, deps.config.bot, BOTS.keys(), deps.clock)
+        self._rematch = RematchDriver(deps.clock, deps.open_table, deps.config.bot)
         self._idle_since = deps.clock.monotonic()
         self.stopped = False
 
@@ -185,8 +187,9 @@ class TableActor:
             self.deps.on_stop(self)
 
     async def _tick(self) -> float | None:
-        """Act on the clock (the turn timer, an abandoned room, the linger of
-        a finished table) and say how long to sleep until it next matters."""
+        """Act on the clock (the turn timer, a rematch offer, an abandoned
+        room, the linger of a finished table) and say how long to sleep
+        until it next matters."""
         now = self.deps.clock.monotonic()
         idle = not self.watchers and not self._mail
         left = self.turn.left()
@@ -195,6 +198,12 @@ class TableActor:
                 return left
             self.turn.pause()
             await self._server_act(TurnTimeout(), retry_s=1.0)
+        elif (wait := self._rematch.wait_s(self.model)) is not None:
+            if wait > 0:
+                return wait
+            cmd = await self._rematch.command(self.model)
+            if cmd is not None:
+                await self._server_act(cmd)
         elif self.finished:
             linger = self.deps.config.finished_linger_s
             if not idle or now - self._idle_since < linger:

@@ -10,6 +10,7 @@ import { TableState } from "./state.js";
 import { ctx } from "./context.js";
 import { renderRoom } from "./screens/room.js";
 import { openGameOver, renderGame } from "./screens/game.js";
+import { refreshRematch } from "./screens/rematch.js";
 import { errorText } from "./ui.js";
 
 // How long a finished trick stays on the table, and the gap between cards
@@ -195,6 +196,7 @@ export function renderTableScreen() {
     ctx.shownOver = ts.table;
     ctx.showResult(false);
   }
+  if (ts.status === "over") refreshRematch(ctx);
 }
 
 ctx.showResult = async () => {

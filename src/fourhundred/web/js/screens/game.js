@@ -8,6 +8,7 @@ import { scoreSheet } from "../scoresheet.js";
 import { cardEl } from "../hand.js";
 import { previousTrick, renderTable, seatName, teamLabel, teamNames, teamOf } from "../table.js";
 import { chatPanel, openDialog, settingsList } from "../ui.js";
+import { rematchPanel } from "./rematch.js";
 
 export function tableModel(ctx) {
   return ctx.ts.model({ pending: ctx.pending, notice: ctx.notice });
@@ -147,7 +148,7 @@ export function openGameOver(ctx, model, game) {
   return openDialog({
     title: t("game_over_title"),
     className: "game-over-dialog",
-    body: gameOverBody(model, game),
+    body: [gameOverBody(model, game), ctx.demo ? null : h("div", { class: "rematch" }, rematchPanel(ctx))],
     actions: [
       // The sheet as it is when asked for (the table's state, not the dialog's).
       h("button", { type: "button", class: "secondary", onclick: () => openScores(ctx.ts.room ? tableModel(ctx) : model) }, t("score_sheet")),
