@@ -96,15 +96,12 @@ class _Work:
         self.events: list[Event] = []
         self.observe = observe
 
-    def add(self, event: Event) -> None:
-        self.model.apply(event)
-        self.events.append(event)
-        if self.observe is not None:
-            self.observe(self.model, event)
-
-    def extend(self, events: Sequence[Event]) -> None:
-        for e in events:
-            self.add(e)
+    def add(self, *events: Event) -> None:
+        for event in events:
+            self.model.apply(event)
+            self.events.append(event)
+            if self.observe is not None:
+                self.observe(self.model, event)
 
 
 def decide(
@@ -308,7 +305,7 @@ def _add_bot(w: _Work, who: Person, cmd: p.AddBot, facts: Facts) -> None:
 
 
 def _rematch(w: _Work, who: Person, cmd: p.Rematch | p.RematchBots, facts: Facts) -> None:
-    w.extend(rematch.person(w.model, who.user_id, cmd, facts.now_ms))
+    w.add(*rematch.person(w.model, who.user_id, cmd, facts.now_ms))
 
 
 def _need_waiting(m: TableModel, what: str) -> None:
@@ -362,9 +359,9 @@ def _server(w: _Work, cmd: Command, facts: Facts) -> None:
         case Start():
             _maybe_start(w, facts)
         case RematchOpen(table=table, invite=invite):
-            w.extend(rematch.server(m, table, invite))
+            w.add(*rematch.server(m, table, invite))
         case RematchTimeout():
-            w.extend(rematch.server(m, None, None))
+            w.add(*rematch.server(m, None, None))
         case _:
             pass  # the moment has passed (the turn moved on, the room started)
 
