@@ -26,6 +26,17 @@ from .help import HelpCommand
 
 __all__ = ["print_analysis", "register"]
 
+BudgetMs = Annotated[
+    int | None,
+    typer.Option(
+        "--budget-ms",
+        min=1,
+        help="Thinking time per decision, in ms.",
+        show_default=BOT_BUDGET_DEFAULT,
+    ),
+]
+"""The ``--budget-ms`` option of the commands that run bots."""
+
 
 def arena(  # noqa: PLR0913, PLR0917 - one parameter per command-line option
     a: Annotated[str, typer.Argument(help="Bot A: random, heuristic, search or cmd:COMMAND.")],
@@ -40,15 +51,7 @@ def arena(  # noqa: PLR0913, PLR0917 - one parameter per command-line option
         ),
     ] = None,
     preset_name: Annotated[str, typer.Option("--preset", help="Rules preset.")] = "standard",
-    budget_ms: Annotated[
-        int | None,
-        typer.Option(
-            "--budget-ms",
-            min=1,
-            help="Thinking time per decision, in ms.",
-            show_default=BOT_BUDGET_DEFAULT,
-        ),
-    ] = None,
+    budget_ms: BudgetMs = None,
     seed: Annotated[int, typer.Option("--seed", help="Seed of the deals.")] = 0,
     workers: Annotated[
         int, typer.Option("--workers", min=0, help="Processes for cheap bots (0: one per core).")
@@ -254,15 +257,7 @@ def bot(
     name: Annotated[
         str, typer.Argument(help="A built-in bot: random, beginner, heuristic, search or expert.")
     ],
-    budget_ms: Annotated[
-        int | None,
-        typer.Option(
-            "--budget-ms",
-            min=1,
-            help="Thinking time per decision, in ms.",
-            show_default=BOT_BUDGET_DEFAULT,
-        ),
-    ] = None,
+    budget_ms: BudgetMs = None,
     seed: Annotated[
         int | None,
         typer.Option("--seed", help="Seed of the bot's choices.", show_default="random"),
