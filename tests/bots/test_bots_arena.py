@@ -15,10 +15,11 @@ from typer.testing import CliRunner
 
 from fourhundred.bots import make_bot
 from fourhundred.bots.analysis import AnalysisOptions, analyse_record
-from fourhundred.bots.arena import DEALS_PER_PAIR, ArenaConfig, play_pair, run_arena
+from fourhundred.bots.arena import DEALS_PER_PAIR, ArenaConfig, play_game, play_pair, run_arena
+from fourhundred.bots.heuristic import HeuristicBot
 from fourhundred.cli import app
 from fourhundred.cli.arenatext import WIDE_TABLE, print_report, progress_text
-from fourhundred.engine import GameState, Phase, preset, record_from_state, view_for
+from fourhundred.engine import GameState, Phase, View, preset, record_from_state, view_for
 
 
 def test_a_bot_against_itself_scores_exactly_zero_per_pair() -> None:
@@ -217,3 +218,28 @@ def test_the_report_reads_at_80_columns_and_as_a_table_when_wide() -> None:
         assert word in tokens, word
     assert "3 of 3 duplicate pairs counted" in narrow.getvalue()
     assert "┃" in wide.getvalue() or "│" in wide.getvalue()  # the table
+
+
+class _Listener(HeuristicBot):
+    """A heuristic bot that keeps what it is told at each hand's end."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.told: list[tuple[str, int, int | None]] = []
+
+    def observe(self, view: View) -> None:
+        self.told.append((view.phase, view.hand_index, view.seat))
+
+
+def test_bots_are_told_of_every_hand_end_and_the_games_end() -> None:
+    # docs/bot-protocol.md: `result` after each hand and at the end of the
+    # game (an external bot's observe sends it).
+    bots = [_Listener() for _ in range(4)]
+    res = play_game(0, 3, [bots[0], bots[2]], [bots[1], bots[3]], preset("quick"))
+    for seat, bot in enumerate([bots[0], bots[1], bots[2], bots[3]]):
+        phases = [p for p, _, _ in bot.told]
+        # Two games (the seats swapped), each ending in "over" once.
+        assert phases.count("over") == 2, phases
+        assert "bid" not in phases and "play" not in phases
+        hands = [h for p, h, _ in bot.told]
+        assert len(hands) == res.hands, (seat, len(hands), res.hands)

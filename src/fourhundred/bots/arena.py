@@ -29,7 +29,7 @@ import multiprocessing
 import os
 import random
 import time
-from collections.abc import Callable, Generator, Iterator
+from collections.abc import Callable, Generator, Iterator, Mapping
 from typing import Any, Final
 
 from fourhundred.engine import (
@@ -42,6 +42,7 @@ from fourhundred.engine import (
     team_of,
     view_for,
 )
+from fourhundred.engine.steps import view_at
 
 from . import make_bot
 from .arena_report import (
@@ -90,12 +91,21 @@ def _act(bot: Bot, state: GameState, seat: int, stats: BotStats) -> None:
         stats.faults.append(f)
 
 
+def tell_hand_end(state: GameState, bots: Mapping[int, Bot]) -> None:
+    """Show each bot (by seat) its view once a hand (or the game) has ended:
+    an external bot gets its ``result`` message (docs/bot-protocol.md)."""
+    for seat, bot in bots.items():
+        if type(bot).observe is not Bot.observe:  # built-ins do not listen
+            bot.observe(view_at(state, seat))
+
+
 def play_hand(state: GameState, seats: list[Bot], stats: list[BotStats]) -> None:
     """Play the dealt hand of ``state`` to its end with ``seats[s]`` acting
     for seat ``s`` (``stats[s]`` collects that seat's figures)."""
     while state.phase is Phase.BID or state.phase is Phase.PLAY:
         seat = state.turn
         _act(seats[seat], state, seat, stats[seat])
+    tell_hand_end(state, dict(enumerate(seats)))
     h = state.history[-1]
     if h.thrown_in:
         return
@@ -172,9 +182,6 @@ def play_game(index: int, seed: int, a: list[Bot], b: list[Bot], settings: Setti
             res.a_wins += 1
         else:
             res.b_wins += 1
-        if state.phase is Phase.OVER:
-            for s, bot in enumerate(seats):
-                bot.observe(view_for(state, s))
     return res
 
 

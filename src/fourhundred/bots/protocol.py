@@ -103,8 +103,9 @@ def view_from_dict(d: object) -> View:
     if not isinstance(rules, Mapping):
         raise ProtocolError("rules must be an object")
     phase = d["phase"]
-    if phase not in ("bid", "play", "over"):
-        raise ProtocolError(f"phase must be bid, play or over, not {phase!r}")
+    if phase not in ("bid", "play", "deal", "over"):
+        # "deal": between two hands, the hand just ended (a `result`).
+        raise ProtocolError(f"phase must be bid, play, deal or over, not {phase!r}")
     hand = d.get("hand")
     hand_t = None if hand is None else tuple(_card(c, "hand card") for c in _list(hand, "hand"))
     tricks = []

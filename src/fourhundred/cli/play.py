@@ -304,6 +304,9 @@ class TerminalGame:
             else:
                 self.bot_turn()
         self.hand_end()
+        from fourhundred.bots.arena import tell_hand_end
+
+        tell_hand_end(s, self.bots)
 
     def hand_end(self) -> None:
         """How the hand just finished ended: its last trick and the scores."""
