@@ -21,6 +21,8 @@ is in one table).
   core).
 - ``FOURHUNDRED_PURE_PYTHON``: ``1`` makes the engine use its pure-Python
   trick-play core.
+- ``MALLOC_ARENA_MAX``: glibc's own; when it is set, ``serve`` leaves
+  malloc's arenas to it instead of capping them at two.
 
 Each reader takes an optional mapping in place of ``os.environ`` (for
 tests). Unset and blank are the same: ``None``. A value that is set but
@@ -72,6 +74,9 @@ players see and choose stay 15..90 s."""
 BOT_WORKERS: Final = "FOURHUNDRED_BOT_WORKERS"
 PURE_PYTHON: Final = "FOURHUNDRED_PURE_PYTHON"
 """Read by ``engine/_core.py`` itself (the engine imports nothing outside it)."""
+MALLOC_ARENA_MAX: Final = "MALLOC_ARENA_MAX"
+"""glibc's own: when it is set, the server leaves malloc's arenas to it
+(``server/allocator.py``)."""
 
 
 class BadEnvironment(ValueError):
@@ -165,6 +170,15 @@ def timer_scale(environ: Mapping[str, str] | None = None) -> float:
     if not 0.0 < value <= 1.0:
         raise BadEnvironment(f"{TIMER_SCALE}={raw!r} must be in (0, 1]")
     return value
+
+
+def malloc_arenas_given(environ: Mapping[str, str] | None = None) -> bool:
+    """Whether ``$MALLOC_ARENA_MAX`` is set (glibc reads it itself).
+
+    >>> malloc_arenas_given({"MALLOC_ARENA_MAX": "4"}), malloc_arenas_given({})
+    (True, False)
+    """
+    return _get(MALLOC_ARENA_MAX, environ) is not None
 
 
 def bot_workers(environ: Mapping[str, str] | None = None) -> int | None:

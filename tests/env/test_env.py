@@ -100,6 +100,7 @@ _NAMES = frozenset(
         "TIMER_SCALE",
         "BOT_WORKERS",
         "PURE_PYTHON",
+        "MALLOC_ARENA_MAX",
     }
 )
 
@@ -119,6 +120,7 @@ def test_unset_and_blank_are_none_and_bad_values_are_named() -> None:
     assert env.redis_url(blank) is None and env.redis_prefix(blank) is None
     assert env.node(blank) is None and env.lease_ms(blank) is None
     assert env.timer_scale(blank) == 1.0 and env.bot_workers(blank) is None
+    assert not env.malloc_arenas_given(blank)
     assert env.data_dir({env.DATA_DIR: "/srv/fh"}) == Path("/srv/fh")
     for bad in ("x", "0", "-1"):
         with pytest.raises(env.BadEnvironment, match=env.TIMER_SCALE):

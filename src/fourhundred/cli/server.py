@@ -180,6 +180,7 @@ def register(app: typer.Typer) -> None:
 
         from fourhundred.bots import BOTS
         from fourhundred.server import allocator, create_app
+        from fourhundred.server.wsproto_protocol import WSProtocol
 
         # Before the database driver starts its threads.
         allocator.limit_arenas()
@@ -209,7 +210,7 @@ def register(app: typer.Typer) -> None:
             # wsproto keeps less per open socket than uvicorn's default
             # (websockets): 22.9 against 25.1 KiB, 9 KiB a table of four,
             # for about 60 us more CPU per command (docs/performance.md).
-            ws="wsproto",
+            ws=WSProtocol,
             # Frames are small JSON: compressing them costs more CPU (and a
             # zlib state of hundreds of KiB per socket) than it saves.
             ws_per_message_deflate=False,

@@ -16,10 +16,11 @@ from __future__ import annotations
 import asyncio
 import ctypes
 import ctypes.util
-import os
 import sys
 from functools import cache
 from typing import Final
+
+from fourhundred import env
 
 __all__ = ["ARENAS", "TRIM_EVERY_S", "limit_arenas", "trim", "trim_forever"]
 
@@ -52,7 +53,7 @@ def limit_arenas(arenas: int = ARENAS) -> bool:
     """Cap malloc's arenas (before the server starts its threads); False
     when not glibc or the environment already says."""
     libc = _glibc()
-    if libc is None or "MALLOC_ARENA_MAX" in os.environ:
+    if libc is None or env.malloc_arenas_given():
         return False
     return bool(libc.mallopt(_M_ARENA_MAX, arenas))
 
