@@ -27,6 +27,9 @@ from typing import Any
 
 import pytest
 
+# The helper modules beside this file (fh_e2e), as the other test folders do.
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
 PHONE = {"width": 360, "height": 740}
 DESKTOP = {"width": 1280, "height": 860}
 

@@ -20,6 +20,7 @@ import time
 from typing import Any
 
 import pytest
+from fh_e2e import received_frames
 
 FAST = "?pace=fast"
 
@@ -84,11 +85,7 @@ def test_the_first_bidder_can_bid_at_once_after_the_last_card_of_a_hand(
     pages: Any, server: str
 ) -> None:
     page = pages.new()
-    received: list[dict[str, Any]] = []
-    page.on(
-        "websocket",
-        lambda ws: ws.on("framereceived", lambda f: received.append(json.loads(f))),
-    )
+    received = received_frames(page)
     solo_table(page, server, "Quick")
     page.evaluate(QUICK_BIDDER)
     me = page.locator(".seat.me").get_attribute("data-seat")

@@ -7,11 +7,11 @@ moves were the timer's (``by``: ``"timeout"``).
 
 from __future__ import annotations
 
-import json
 import time
 from typing import Any
 
 import pytest
+from fh_e2e import received_frames
 
 FAST = "?pace=fast"
 RANKS = {
@@ -45,11 +45,7 @@ def test_a_player_whose_time_ran_out_is_told_what_was_played_for_them(
     pages: Any, quick_timer_server: str
 ) -> None:
     page = pages.new()
-    received: list[dict[str, Any]] = []
-    page.on(
-        "websocket",
-        lambda ws: ws.on("framereceived", lambda f: received.append(json.loads(f))),
-    )
+    received = received_frames(page)
     # Every notice shown, kept as it appears: polling alone can miss one
     # that a later notice replaces while a loaded machine is slow to answer.
     page.add_init_script(NOTICE_RECORDER)
