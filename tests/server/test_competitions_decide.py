@@ -34,6 +34,7 @@ from fourhundred.server.competitions.commands import (
     ReportResult,
     Resume,
     Start,
+    Withdraw,
 )
 from fourhundred.server.competitions.decide import CHECK_IN_BEFORE_MS, FORFEIT_AFTER_MS
 from fourhundred.server.errors import CommandError
@@ -229,9 +230,9 @@ def test_results_come_only_from_the_server() -> None:
     refused(m, SYSTEM, report, "no_match")
     refused(m, SYSTEM, ReportResult(2, table.b, 45, 12), "wrong_round")
     other = m.rounds[0].tables[1]
-    refused(m, SYSTEM, ReportResult(1, other.b, 45, -1), "bad_request")
-    assert run(m, SYSTEM, ReportResult(1, other.b, 44, 3)) == [
-        ev.MatchResult(1, other.a, other.b, other.b, 3, 44)
+    # Scores go below zero (docs/rules.md): a losing team's total may too.
+    assert run(m, SYSTEM, ReportResult(1, other.b, 44, -7)) == [
+        ev.MatchResult(1, other.a, other.b, other.b, -7, 44)
     ]
 
 
@@ -330,3 +331,22 @@ def test_cancel_is_the_organisers() -> None:
     assert run(m, ORG, Cancel()) == [ev.Cancelled(reason="organiser")]
     refused(m, ORG, Cancel(), "wrong_phase")
     refused(m, A, EnterSolo(), "wrong_phase")
+
+
+def test_withdrawing_before_the_start() -> None:
+    m, _ = create(max_teams=2)
+    run(m, Player("a"), EnterTeam("b"))
+    run(m, Player("s"), EnterSolo())
+    run(m, Player("a"), CheckIn(), now=START - 1000)
+    refused(m, Player("x"), Withdraw(), "not_entered")
+    # The invited partner declines: the team is gone, its check-ins too.
+    assert run(m, Player("b"), Withdraw()) == [ev.Withdrawn(player="b", team="t1")]
+    assert m.teams == {} and m.checked_in == set()
+    assert run(m, Player("s"), Withdraw()) == [ev.Withdrawn(player="s")]
+    assert m.solos == []
+    run(m, Player("a"), EnterTeam("b"))  # both may enter again
+    run(m, Player("c"), EnterTeam("d"))
+    for p in "abcd":
+        run(m, Player(p), CheckIn(), now=START - 1000)
+    run(m, SYSTEM, Start())
+    refused(m, Player("a"), Withdraw(), "wrong_phase")

@@ -53,7 +53,9 @@ def test_the_first_accept_offers_and_all_four_accepting_makes_it_due() -> None:
     assert spec.seats == tuple(s.user for s in m.seats) and spec.ready == (True,) * 4
     assert spec.bots == (None,) * 4 and spec.host == "u0"
     assert (spec.kind, spec.preset_name, spec.timer) == ("casual", m.preset, m.timer)
-    assert spec.settings == m.settings.to_dict()
+    assert spec.settings == m.settings.to_dict() and spec.hints is False
+    m.hints = True  # a table with hints: its rematch has them too
+    assert spec_for(m, "heuristic").hints is True
     out = run(m, SERVER, RematchOpen(table="t2", invite=None))
     assert out == [ev.RematchOpened(table="t2", invite=None)]
     assert public(m)["state"] == "opened"  # type: ignore[index]
@@ -79,6 +81,23 @@ def test_a_decline_ends_the_offer_and_an_accepter_opens_it_with_bots() -> None:
     assert spec.bots == (None, None, "heuristic", "heuristic")
     assert spec.ready == (True, True, False, False)
     refused(m, PEOPLE[0], p.RematchBots(id=1), "not_allowed")  # already opening
+
+
+def test_an_accepter_may_leave_the_others_seats_open_for_a_friend() -> None:
+    m = over()
+    say(m, 0)
+    say(m, 2)
+    say(m, 1, accept=False)
+    opened = run(m, PEOPLE[2], p.RematchBots(id=1, fill="open"), facts())
+    assert opened == [ev.RematchWithBots(seat=2, fill="open")]
+    shown = public(m)
+    assert shown is not None and (shown["state"], shown["fill"]) == ("opening", "open")
+    spec = spec_for(m, "heuristic")
+    assert [s is not None for s in spec.seats] == [True, False, True, False]
+    assert spec.bots == (None, None, None, None)  # a waiting room: invite someone
+    assert spec.ready == (True, False, True, False)
+    # An old log (no ``fill``) reads as bots.
+    assert ev.from_stored("rematch_with_bots", {"seat": 1}) == ev.RematchWithBots(seat=1)
 
 
 def test_time_running_out_ends_the_offer() -> None:

@@ -16,7 +16,7 @@ actor (through :class:`~.rematch_driver.RematchDriver`) does the I/O.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Final
+from typing import TYPE_CHECKING, Any, Final, Literal
 
 from . import events as ev
 from . import protocol as p
@@ -46,6 +46,8 @@ class Rematch:
     ended: str | None = None
     """``declined`` or ``expired``: the offer ended without all four."""
     with_bots: bool = False
+    """An accepter opens it without the others (``fill``: bots or open seats)."""
+    fill: str = "bots"
     table: str | None = None
     invite: str | None = None
 
@@ -56,6 +58,7 @@ class Rematch:
             list(self.answers),
             self.ended,
             self.with_bots,
+            self.fill,
             self.table,
             self.invite,
         )
@@ -98,8 +101,8 @@ def apply(m: TableModel, event: RematchEvent) -> None:
             r.answers[seat] = accept
         case ev.RematchEnded(reason=reason):
             r.ended = reason
-        case ev.RematchWithBots():
-            r.with_bots = True
+        case ev.RematchWithBots(fill=fill):
+            r.with_bots, r.fill = True, fill
         case ev.RematchOpened(table=table, invite=invite):
             r.table, r.invite = table, invite
 
@@ -127,7 +130,7 @@ def person(
     """The events of a person's ``rematch`` or ``rematch_bots``."""
     if isinstance(cmd, p.Rematch):
         return answer(m, user_id, cmd.accept, now_ms)
-    return with_bots(m, user_id)
+    return with_bots(m, user_id, cmd.fill)
 
 
 def answer(m: TableModel, user_id: str, accept: bool, now_ms: int) -> list[ev.Event]:
@@ -151,8 +154,11 @@ def answer(m: TableModel, user_id: str, accept: bool, now_ms: int) -> list[ev.Ev
     return out
 
 
-def with_bots(m: TableModel, user_id: str) -> list[ev.Event]:
-    """An accepter opens the rematch with bots in the seats that did not accept."""
+def with_bots(
+    m: TableModel, user_id: str, fill: Literal["bots", "open"] = "bots"
+) -> list[ev.Event]:
+    """An accepter opens the rematch without the seats that did not accept:
+    bots in them, or (``open``) left open for a friend or anyone to take."""
     seat = _seat(m, user_id, "open a rematch with bots")
     r = m.rematch
     if r is None:
@@ -163,7 +169,7 @@ def with_bots(m: TableModel, user_id: str) -> list[ev.Event]:
         raise CommandError("not_allowed", f"the rematch offer is over ({_over(r)})")
     if not r.answers[seat]:
         raise CommandError("not_allowed", "only a player who accepted can open the rematch")
-    return [ev.RematchWithBots(seat=seat)]
+    return [ev.RematchWithBots(seat=seat, fill=fill)]
 
 
 def _over(r: Rematch) -> str:
@@ -191,7 +197,9 @@ def public(m: TableModel) -> dict[str, Any] | None:
     be none, ``{"state": "available"}`` until one is offered."""
     r = m.rematch
     if r is None:
-        return {"state": "available"} if m.status == "over" and m.kind != "ranked" else None
+        # A tournament's match is one game: its table offers no rematch.
+        again = m.kind not in ("ranked", "tournament")
+        return {"state": "available"} if m.status == "over" and again else None
     out: dict[str, Any] = {
         "state": r.state,
         "offered_by": r.offered_by,
@@ -199,6 +207,7 @@ def public(m: TableModel) -> dict[str, Any] | None:
         "answers": list(r.answers),
         "reason": r.ended,
         "table": r.table,
+        "fill": r.fill if r.with_bots else None,
     }
     if m.kind == "private":
         out["invite"] = r.invite

@@ -4,6 +4,9 @@ out)."""
 
 from __future__ import annotations
 
+import base64
+import hashlib
+
 from .clock import Clock
 from .commands import Command, RematchOpen, RematchTimeout
 from .logs import get_logger
@@ -11,7 +14,7 @@ from .ports import OpenTable
 from .room import TableModel
 from .tablespec import TableSpec
 
-__all__ = ["RematchDriver", "spec_for"]
+__all__ = ["RematchDriver", "rematch_id", "spec_for"]
 
 log = get_logger("fourhundred.table")
 
@@ -19,17 +22,34 @@ RETRY_S = 1.0
 """After the new table could not be made, when to try again."""
 
 
+def rematch_id(table_id: str) -> str:
+    """The id of ``table_id``'s rematch table: fixed, so that it is made once.
+
+    >>> rematch_id("Hk2p9QvZxA4") == rematch_id("Hk2p9QvZxA4") != rematch_id("x")
+    True
+    >>> len(rematch_id("Hk2p9QvZxA4"))
+    11
+    """
+    digest = hashlib.sha256(f"rematch:{table_id}".encode()).digest()
+    return base64.urlsafe_b64encode(digest[:8]).decode().rstrip("=")
+
+
 def spec_for(m: TableModel, bot: str) -> TableSpec:
     """The rematch of ``m``: its kind, rules and timer; each person who
     accepted in their seat (ready), a bot in every other seat (the old
-    game's bot where one played, else ``bot``)."""
+    game's bot where one played, else ``bot``), or, when the accepters chose
+    open seats, nobody there (a waiting room)."""
     r = m.rematch
     assert r is not None
     people = [
         s.user if r.answers[i] and s.user is not None and s.active else None
         for i, s in enumerate(m.seats)
     ]
-    bots = [None if people[i] else (s.bot or bot) for i, s in enumerate(m.seats)]
+    open_seats = r.with_bots and r.fill == "open"
+    bots = [
+        None if people[i] or (open_seats and s.user is not None) else (s.bot or bot)
+        for i, s in enumerate(m.seats)
+    ]
     ids = [u.id for u in people if u is not None]
     offerer = people[r.offered_by]
     host = m.host if m.host in ids else (offerer.id if offerer else None)
@@ -42,6 +62,8 @@ def spec_for(m: TableModel, bot: str) -> TableSpec:
         seats=tuple(people),
         ready=tuple(u is not None for u in people),
         bots=tuple(bots),
+        table_id=rematch_id(m.id),
+        hints=m.hints,
     )
 
 

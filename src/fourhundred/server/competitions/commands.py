@@ -33,6 +33,7 @@ __all__ = [
     "Resume",
     "Start",
     "System",
+    "Withdraw",
 ]
 
 
@@ -87,6 +88,11 @@ class CheckIn:
 
 
 @dataclass(frozen=True, slots=True)
+class Withdraw:
+    """Leave before the start (a team's player withdraws the whole team)."""
+
+
+@dataclass(frozen=True, slots=True)
 class Start:
     """Close check-in and play: the organiser at any time, the server at the
     start time. ``ratings`` (player -> rating) seed teams and pair solos."""
@@ -111,10 +117,13 @@ class ReportResult:
 
 @dataclass(frozen=True, slots=True)
 class DeclareForfeit:
-    """``team`` was not seated in time."""
+    """``team`` was not seated in time: ``after_ms`` after its round was
+    paired (:data:`~.decide.FORFEIT_AFTER_MS`; less under a test's timer
+    scale)."""
 
     round: int
     team: str
+    after_ms: int = 180_000
 
 
 @dataclass(frozen=True, slots=True)
@@ -143,6 +152,7 @@ Command = (
     | AcceptPartner
     | EnterSolo
     | CheckIn
+    | Withdraw
     | Start
     | PairNextRound
     | ReportResult

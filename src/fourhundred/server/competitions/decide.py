@@ -34,11 +34,19 @@ from .commands import (
     Resume,
     Start,
     System,
+    Withdraw,
 )
 from .model import MIN_TEAMS, Round, TournamentModel
 from .pairing import knockout_round, pair_solos, seed_teams, swiss_round
 
-__all__ = ["CHECK_IN_BEFORE_MS", "FORFEIT_AFTER_MS", "MAX_ROUNDS", "MAX_TEAMS", "decide"]
+__all__ = [
+    "CHECK_IN_BEFORE_MS",
+    "FORFEIT_AFTER_MS",
+    "MAX_ROUNDS",
+    "MAX_TEAMS",
+    "decide",
+    "scheduled",
+]
 
 FORFEIT_AFTER_MS: Final = 180_000
 """A team not seated this long after its round was paired loses the match."""
@@ -129,6 +137,14 @@ def _check_shape(c: Create) -> None:
         raise _bad(f"a tournament takes {MIN_TEAMS} to {MAX_TEAMS} teams")
 
 
+def scheduled(c: Create, now_ms: int) -> ev.Created:
+    """The ``created`` event of a tournament the server schedules itself
+    (its configuration's recurring ones): checked like a player's, with no
+    organiser (``""``, which no account has), so nobody may pause or
+    cancel it."""
+    return _create(Player(""), c, now_ms)
+
+
 def _create(actor: Actor, c: Create, now_ms: int) -> ev.Created:
     organiser = _player(actor)
     _check_shape(c)
@@ -201,6 +217,15 @@ def _check_in(work: _Work, actor: Actor, c: CheckIn, now_ms: int) -> None:
     if now_ms < m.terms.start_ms - CHECK_IN_BEFORE_MS:
         raise CommandError("too_early", "check-in opens an hour before the start")
     work.add(ev.CheckedIn(player=player))
+
+
+def _withdraw(work: _Work, actor: Actor, c: Withdraw, now_ms: int) -> None:
+    player, m = _player(actor), work.model
+    _open(m)
+    entry = m.entry_of(player)
+    if entry is None:
+        raise CommandError("not_entered", f"{player} has not entered")
+    work.add(ev.Withdrawn(player=player, team=None if entry == "solo" else entry))
 
 
 # ------------------------------------------------------------------- start
@@ -305,8 +330,9 @@ def _match_of(m: TournamentModel, round_no: int, team: str) -> ev.Pairing:
 def _report(work: _Work, actor: Actor, c: ReportResult, now_ms: int) -> None:
     _system(actor, "results")
     table = _match_of(work.model, c.round, c.winner)
-    if c.winner_points < 0 or c.loser_points < 0:
-        raise _bad("points are counted from zero")
+    # No bound on the points: a team's total is its players' final scores,
+    # which go below zero on failed bids (docs/rules.md, "Scoring"); refusing
+    # them left a finished match unreported and its tournament stuck.
     won_a = c.winner == table.a
     points_a, points_b = (
         (c.winner_points, c.loser_points) if won_a else (c.loser_points, c.winner_points)
@@ -322,7 +348,7 @@ def _forfeit(work: _Work, actor: Actor, c: DeclareForfeit, now_ms: int) -> None:
     if m.paused:
         raise CommandError("paused", "the tournament is paused")
     current = _running(m)
-    if now_ms < current.at_ms + FORFEIT_AFTER_MS:
+    if now_ms < current.at_ms + c.after_ms:
         raise CommandError("too_early", "a team has three minutes to be seated")
     work.add(ev.Forfeit(round=c.round, team=c.team, reason="not_seated"))
     _settle(work)
@@ -374,6 +400,7 @@ _HANDLERS: Final[dict[type, Callable[[_Work, Actor, Any, int], None]]] = {
     EnterSolo: _enter_solo,
     AcceptPartner: _accept,
     CheckIn: _check_in,
+    Withdraw: _withdraw,
     Start: _start,
     PairNextRound: _pair_next,
     ReportResult: _report,

@@ -36,6 +36,7 @@ __all__ = [
     "Started",
     "TeamRemoved",
     "TournamentEvent",
+    "Withdrawn",
     "from_stored",
     "to_stored",
 ]
@@ -88,6 +89,14 @@ class SoloPaired(_Event, frozen=True, tag="solo_paired"):
 
     team: str
     players: tuple[str, str]
+
+
+class Withdrawn(_Event, frozen=True, tag="withdrawn"):
+    """``player`` withdrew before the start: a solo entry ends, a team's
+    entry ends for both its players (``team``)."""
+
+    player: str
+    team: str | None = None
 
 
 class CheckedIn(_Event, frozen=True, tag="checked_in"):
@@ -160,6 +169,7 @@ TournamentEvent = (
     Created
     | Entered
     | PartnerAccepted
+    | Withdrawn
     | SoloPaired
     | CheckedIn
     | Dropped

@@ -157,6 +157,9 @@ class TournamentModel:
             case ev.Entered() | ev.PartnerAccepted() | ev.CheckedIn():
                 self._need_open(event)
                 self._entry(event)
+            case ev.Withdrawn():
+                self._need_open(event)
+                self._withdrawn(event)
             case ev.SoloPaired() | ev.Dropped() | ev.Started():
                 self._need_open(event)
                 self._start(event)
@@ -195,6 +198,17 @@ class TournamentModel:
                 self.checked_in.add(player)
             case _:
                 raise DoesNotFit(f"{event!r} does not fit: incomplete entry")
+
+    def _withdrawn(self, event: ev.Withdrawn) -> None:
+        if event.team is None:
+            _need(event.player in self.solos, event, "not a solo entrant")
+            self.solos.remove(event.player)
+            self.checked_in.discard(event.player)
+            return
+        team = self.teams.get(event.team)
+        _need(team is not None and event.player in team.players, event, "not in the team")
+        # Both may enter again, and must check in again.
+        self.checked_in.difference_update(self.teams.pop(event.team).players)
 
     def _start(self, event: ev.SoloPaired | ev.Dropped | ev.Started) -> None:
         match event:

@@ -9,6 +9,29 @@ function button(label, key, onclick, cls = "primary") {
   return h("button", { type: "button", class: [cls, "small"], dataset: { key }, onclick }, label);
 }
 
+/** Seconds left to answer the offer, by the server's clock. */
+function secondsLeft(ctx, r) {
+  const now = ctx.socket ? ctx.socket.serverNow() : Date.now();
+  return Math.max(0, Math.ceil((r.deadline_ms - now) / 1000));
+}
+
+let ticker = null;
+
+/** Keep the open offer's countdown moving (one timer for the page). */
+function tick(ctx) {
+  if (ticker) return;
+  ticker = setInterval(() => {
+    const el = document.querySelector("dialog.game-over-dialog [data-key='rematch-left']");
+    const r = ctx.ts.room?.rematch;
+    if (!el || !r || r.state !== "open") {
+      clearInterval(ticker);
+      ticker = null;
+      return;
+    }
+    el.textContent = t("rematch.left", { seconds: secondsLeft(ctx, r) });
+  }, 1000);
+}
+
 function follow(ctx, r, label) {
   const go = () => ctx.go(`#/table/${encodeURIComponent(r.table)}`, { invite: r.invite || undefined });
   return button(label, "rematch-follow", go);
@@ -27,7 +50,9 @@ export function rematchPanel(ctx) {
       return seat === null ? null : [button(t("rematch.offer"), "rematch", send("rematch", { accept: true }))];
     case "open": {
       const count = r.answers.filter((a) => a === true).length;
-      const parts = [say("rematch.open", { accepted: count })];
+      const left = h("span", { class: "rematch-left muted", role: "timer", dataset: { key: "rematch-left" } }, t("rematch.left", { seconds: secondsLeft(ctx, r) }));
+      const parts = [say("rematch.open", { accepted: count }), left];
+      tick(ctx);
       if (mine === null) {
         parts.push(button(t("rematch.accept"), "rematch-accept", send("rematch", { accept: true })));
         parts.push(button(t("rematch.decline"), "rematch-decline", send("rematch", { accept: false }), "secondary"));
@@ -40,6 +65,7 @@ export function rematchPanel(ctx) {
       return [
         say(r.reason === "declined" ? "rematch.declined" : "rematch.expired"),
         mine === true ? button(t("rematch.with_bots"), "rematch-bots", send("rematch_bots")) : null,
+        mine === true ? button(t("rematch.open_seats"), "rematch-open", send("rematch_bots", { fill: "open" }), "secondary") : null,
       ];
     case "opening":
       return [say("rematch.opening")];
