@@ -1,0 +1,163 @@
+"""The collusion detector measured: colluding pairs flagged (recall) and
+honest pairs flagged (false positives) after 50 deals (docs/fair-play.md).
+
+    .venv/bin/python bench/fairplay.py [--rounds R] [--deals N] [--seed S]
+        [--workers W] [--max-minutes M] [--out DIR] [--quick] [--summary-only]
+        [--threshold Z] [--bid-weight W] [--from-round R]
+
+Each round plays one table (``--deals`` hands, game after game) for every
+colluder (strength x rate of cheating) against an honest pair, and four
+tables of honest pairs against each other (every level and the noisy
+human-like bot), over ``--workers`` processes. Every finished table is
+appended to ``DIR/tables.jsonl`` and the figures rewritten to
+``DIR/summary.json``; a run started again with the same ``--out`` skips the
+tables already there (resumable). ``--quick``: one cheap colluding and one
+honest table of 2 deals, for a smoke run. ``--summary-only`` summarises the
+tables already in ``DIR`` (at ``--threshold``, default ``FLAG_Z``; the
+bids' evidence weighted by ``--bid-weight``, default the detector's, whatever
+weight a table was scored with; only the tables of rounds ``--from-round``
+on, default all).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import multiprocessing
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+from fourhundred.bots.fairplay.measure import BENCH_OPTIONS, Table, plan, run_table, summarise
+from fourhundred.bots.fairplay.scorer import FLAG_Z
+
+DEFAULT_OUT = Path(__file__).parent / "results" / "fairplay"
+
+
+def _job(args: tuple[Table, int]) -> dict[str, Any]:
+    table, deals = args
+    return run_table(table, deals)
+
+
+def _round(table_id: str) -> int:
+    """The round of a table id (``r3-search-1``: 3; a quick table: 0)."""
+    head = table_id.split("-", 1)[0]
+    return int(head[1:]) if head[1:].isdigit() else 0
+
+
+def _load(path: Path) -> list[dict[str, Any]]:
+    if not path.exists():
+        return []
+    rows = []
+    for line in path.read_text().splitlines():
+        if line.strip():
+            rows.append(json.loads(line))
+    return rows
+
+
+def _write_summary(out: Path, rows: list[dict[str, Any]], meta: dict[str, Any]) -> dict[str, Any]:
+    summary = {**meta, **summarise(rows, meta["threshold"], meta["bid_weight"])}
+    tmp = out / "summary.json.tmp"
+    tmp.write_text(json.dumps(summary, indent=1) + "\n")
+    tmp.replace(out / "summary.json")
+    return summary
+
+
+def _print(console: Console, s: dict[str, Any]) -> None:
+    console.print(f"threshold z >= {s['threshold']}, {s['tables']} tables, {s['deals']} deals")
+    for n, c in s["curve"].items():
+        r, f = c["recall"], c["false_positives"]
+        console.print(
+            f"after {n:>2} deals: recall {r['flagged']}/{r['pairs']}"
+            f" [{r['wilson95'][0]:.2f}, {r['wilson95'][1]:.2f}],"
+            f" false positives {f['flagged']}/{f['pairs']}"
+            f" [{f['wilson95'][0]:.3f}, {f['wilson95'][1]:.3f}]"
+        )
+    h = s["honest_z"]
+    console.print(f"honest z: mean {h['mean']:.2f}, sd {h['sd']:.2f}, max {h['max']:.2f}")
+    f = s["fitted_threshold"]
+    console.print(
+        f"fitted 1% threshold z >= {f['threshold']:.2f}: recall"
+        f" {f['recall']['flagged']}/{f['recall']['pairs']}, false positives"
+        f" {f['false_positives']['flagged']}/{f['false_positives']['pairs']}"
+    )
+    for spec, b in s["by_pair"].items():
+        console.print(
+            f"  {spec:26} flagged {b['flagged']}/{b['pairs']}  mean z {b['mean_z']:6.2f}"
+            f" (cards {b.get('mean_z_cards', float('nan')):5.2f},"
+            f" bids {b.get('mean_z_bids', float('nan')):5.2f})"
+            f"  points/deal {b['points_per_deal_vs_opponents']:+.2f}"
+        )
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
+    ap.add_argument("--rounds", type=int, default=5)
+    ap.add_argument("--deals", type=int, default=50)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--workers", type=int, default=2)
+    ap.add_argument("--max-minutes", type=float, default=None)
+    ap.add_argument("--out", type=Path, default=DEFAULT_OUT)
+    ap.add_argument("--quick", action="store_true")
+    ap.add_argument(
+        "--summary-only", action="store_true", help="only summarise the tables already played"
+    )
+    ap.add_argument("--threshold", type=float, default=FLAG_Z)
+    ap.add_argument("--bid-weight", type=float, default=BENCH_OPTIONS.bid_weight)
+    ap.add_argument("--from-round", type=int, default=0)
+    args = ap.parse_args()
+    if args.quick and "--deals" not in sys.argv:
+        args.deals = 2
+    if args.quick and "--rounds" not in sys.argv:
+        args.rounds = 1
+    console = Console(stderr=True)
+    out: Path = args.out
+    out.mkdir(parents=True, exist_ok=True)
+    log = out / "tables.jsonl"
+    rows = _load(log)
+    done = {r["id"] for r in rows}
+    tables = [t for t in plan(args.rounds, args.seed, args.quick) if t.id not in done]
+    if args.summary_only:
+        tables = []
+        rows = [r for r in rows if _round(r["id"]) >= args.from_round]
+    meta = {
+        "command": " ".join(["bench/fairplay.py", *sys.argv[1:]]),
+        "deals_asked": args.deals,
+        "threshold": args.threshold,
+        "bid_weight": args.bid_weight,
+    }
+    start = time.monotonic()
+    with Progress(
+        TextColumn("{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        console=console,
+    ) as progress:
+        task = progress.add_task("tables", total=len(tables) + len(done), completed=len(done))
+        jobs = [(t, args.deals) for t in tables]
+        ctx = multiprocessing.get_context("spawn")
+        with ctx.Pool(max(1, args.workers)) as pool:
+            for row in pool.imap_unordered(_job, jobs):
+                rows.append(row)
+                with log.open("a") as f:
+                    f.write(json.dumps(row) + "\n")
+                _write_summary(out, rows, meta)
+                progress.advance(task)
+                progress.console.print(f"{row['id']}: {row['seconds']} s")
+                minutes = (time.monotonic() - start) / 60
+                if args.max_minutes is not None and minutes > args.max_minutes:
+                    pool.terminate()
+                    break
+    summary = _write_summary(out, rows, meta) if rows else {}
+    if summary:
+        _print(console, summary)
+        print(json.dumps({k: summary[k] for k in ("threshold", "deals", "tables", "curve")}))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,115 @@
+"""Bids judged like cards: each bid a seat made with a choice is valued
+with the partner's real hand and with partner hands inferred from the
+seat's own view, and the same choice model gives its evidence.
+
+A bid is valued by the search's simulation of whole hands
+(:func:`..search.evaluate` on the bid view: the later bidders bid as the
+heuristic would, everyone plays the heuristic, each bid scored by the 400
+objective for the bidder's team). The options valued are the bids near
+the heuristic's (one below to two above, as the search considers) and the
+bid made. With the partner's hand known the deals give the partner its
+real 13 cards (:class:`.worlds.PartnerFixed`); the inferred partner hands
+are the partner's part of deals drawn from the bidder's view by the
+search's own sampler (counts, and the bids made before, each weighed by
+how well the hand fits it), each valued on the same number of deals, so
+that for an honest bidder the real hand is one more draw of the inferred
+ones and the evidence averages zero (docs/fair-play.md, "Bids").
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from fourhundred.engine import (
+    BID_BASE,
+    GameRecord,
+    View,
+    moves,
+    partner_of,
+    view_for,
+)
+
+from ..heuristic import heuristic_bid
+from ..knowledge import Knowledge
+from ..sampling import sample_hands
+from ..search import Limits, evaluate
+from .choice import Judged, judged
+from .worlds import PartnerFixed
+
+if TYPE_CHECKING:
+    from .scorer import ScoreOptions
+
+__all__ = ["BidDecision", "bid_candidates", "bid_decisions", "bid_values", "judge_bid"]
+
+
+@dataclass(frozen=True, slots=True)
+class BidDecision:
+    """A bid made with a choice, and what the detector needs of it."""
+
+    hand: int
+    index: int
+    """The bid's place in the hand's bidding (0 to 3)."""
+    seat: int
+    view: View
+    partner_hand: int
+    bid: int
+
+
+def bid_decisions(record: GameRecord | dict[str, Any]) -> Iterator[BidDecision]:
+    """Every bid of ``record`` made from two or more legal bids, with the
+    bidder's view and the partner's 13 cards. Raises ``RecordError`` for a
+    bad record."""
+    for m in moves(record):
+        state = m.state
+        if m.kind == "bid" and len(state.legal_bids()) > 1:
+            seat = state.turn
+            partner = state.hand(partner_of(seat))
+            yield BidDecision(m.hand, m.index, seat, view_for(state, seat), partner, m.action)
+
+
+def bid_candidates(view: View, bid: int) -> tuple[int, ...]:
+    """The bids valued: the legal ones from one below the heuristic's to
+    two above (never 13, which decides the game and is not simulated), and
+    ``bid``. A function of the view and the bid only, never of the
+    partner's hand."""
+    k = Knowledge.from_view(view)
+    legal = tuple(k.legal or ())
+    h = heuristic_bid(k, legal)
+    near = {b for b in legal if h - 1 <= b <= h + 2 and b != 13}
+    return tuple(sorted(near | {bid}))
+
+
+def bid_values(
+    view: View, partner_hand: int, bids: tuple[int, ...], deals: int, seed: int
+) -> dict[int, float]:
+    """Mean team value of each of ``bids`` in the bid view ``view`` over
+    ``deals`` simulated hands that give the partner ``partner_hand``."""
+    limits = Limits(max_deals=deals, sampler=PartnerFixed(partner_hand), bids=bids)
+    tally = evaluate(view, seed, limits)
+    return {a - BID_BASE: tally.mean(a) for a in tally.values}
+
+
+def judge_bid(
+    view: View, partner_hand: int, bid: int, options: ScoreOptions, seed: int
+) -> Judged | None:
+    """The evidence of bidding ``bid`` in ``view`` when the partner holds
+    ``partner_hand``; ``None`` when not judged (a bid of 13, or fewer than
+    two bids to value)."""
+    if bid == 13 or not partner_hand:
+        return None
+    cands = bid_candidates(view, bid)
+    if len(cands) < 2:
+        return None
+    k = Knowledge.from_view(view)
+    rng = random.Random(seed)
+    partner = partner_of(k.seat)
+    deals = options.bid_deals
+    real = bid_values(view, partner_hand, cands, deals, seed)
+    inferred = [
+        bid_values(view, sample_hands(k, rng)[partner], cands, deals, seed)
+        for _ in range(options.bid_refs)
+    ]
+    return judged(real, inferred, bid, options.bid_beta)

@@ -1,0 +1,258 @@
+"""The collusion detector: a fair-play score per seat of a finished game.
+
+For every card a seat played with a real choice (two or more distinct
+cards), the cards it could play are valued twice over, by the search's
+rollouts and the exact solver for the last tricks:
+
+* with the partner's **real** unplayed cards fixed (only the opponents'
+  cards are sampled): values ``v``;
+* with ``refs`` partner hands **inferred** from the seat's own view (the
+  expert's inference from play, :class:`..inference.PlayInference`), each
+  fixed the same way: values ``u_1 .. u_refs``.
+
+Under a softmax choice model (``beta`` per point), the evidence of the
+decision is ``log p_v(card) - mean_j log p_u_j(card)``. An honest player's
+card depends on their view only, and given that view the real partner hand
+is one more draw of the inferred ones, so the evidence averages zero; a
+colluder's cards follow the real hand (docs/fair-play.md, "The method").
+
+Bids are judged the same way (:mod:`.bids`: the search's simulation of
+whole hands values the bids near the heuristic's and the one made), and a
+hand's evidence of a seat takes its bid and its cards together.
+
+:func:`score_game` gives each seat's evidence, its partnership's combined
+score and whether that score reaches the flag threshold; the server files
+a flag as a report by the system for a moderator, never as a ban.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from typing import Any, Final
+
+from fourhundred.engine import (
+    GameRecord,
+    View,
+    moves,
+    partner_of,
+    team_of,
+    team_seats,
+    view_for,
+)
+
+from ..inference import PlayInference
+from ..knowledge import Knowledge
+from ..search import representative
+from .bids import bid_decisions, judge_bid
+from .choice import Judged, judged
+from .evidence import Evidence
+from .worlds import card_candidates, card_values
+
+__all__ = [
+    "FLAG_Z",
+    "MIN_DECISIONS",
+    "Judged",
+    "ScoreOptions",
+    "SeatScore",
+    "flagged",
+    "judge",
+    "play_decisions",
+    "score_by_hand",
+    "score_game",
+    "score_parts",
+    "seat_scores",
+]
+
+FLAG_Z: Final = 3.0
+"""The partnership score from which a pair is flagged for a moderator:
+about one honest pair in 740 if the score were exactly N(0, 1); the
+measured honest scores are in docs/fair-play.md, "Figures"."""
+MIN_DECISIONS: Final = 40
+"""A partnership is never flagged on fewer judged decisions (a
+self-normalised sum of a handful of terms is not yet normal)."""
+
+
+@dataclass(frozen=True, slots=True)
+class ScoreOptions:
+    """How hard the detector looks: ``deals`` sampled opponent deals per
+    partner hand, ``refs`` inferred partner hands (each kept from
+    ``infer_batch`` deals by the likelihood of the plays so far), softmax
+    ``beta`` per point, exact solving from ``exact`` tricks left, seeded by
+    ``seed``. Bids (``bids`` on): ``bid_deals`` simulated hands per partner
+    hand, ``bid_refs`` inferred partner hands, softmax ``bid_beta`` per
+    point, each bid's ``l`` weighted by ``bid_weight`` in its hand's sum
+    (1: as is; other weights were tried, docs/fair-play.md, "Bids")."""
+
+    deals: int = 4
+    refs: int = 2
+    infer_batch: int = 12
+    beta: float = 0.3
+    exact: int = 3
+    seed: int = 0
+    threshold: float = FLAG_Z
+    bids: bool = True
+    bid_deals: int = 32
+    bid_refs: int = 3
+    bid_beta: float = 0.5
+    bid_weight: float = 1.0
+
+
+def judge(
+    view: View, partner_hand: int, card: int, options: ScoreOptions, seed: int
+) -> Judged | None:
+    """The evidence of playing ``card`` in ``view`` when the partner holds
+    ``partner_hand``; ``None`` when the decision is not judged (one
+    distinct card, or a partner with nothing left to hide)."""
+    k = Knowledge.from_view(view)
+    cands = card_candidates(k)
+    if len(cands) < 2 or not partner_hand:
+        return None
+    rng = random.Random(seed)
+    real = card_values(view, partner_hand, options.deals, seed, options.exact)
+    infer = PlayInference(view, batch=options.infer_batch)
+    partner = partner_of(k.seat)
+    refs = [
+        card_values(view, infer(k, rng)[partner], options.deals, seed, options.exact)
+        for _ in range(options.refs)
+    ]
+    return judged(real, refs, representative(card, real, k), options.beta)
+
+
+@dataclass(frozen=True, slots=True)
+class PlayDecision:
+    """A card played with a choice, and what the detector needs of it."""
+
+    hand: int
+    index: int
+    seat: int
+    view: View
+    partner_hand: int
+    card: int
+
+
+def play_decisions(record: GameRecord | dict[str, Any]) -> Iterator[PlayDecision]:
+    """Every card of ``record`` played from two or more legal cards, with
+    the player's view and the partner's unplayed cards at that moment.
+    Raises ``RecordError`` for a bad record."""
+    for m in moves(record):
+        state = m.state
+        if m.kind == "card" and len(state.legal_cards()) > 1:
+            seat = state.turn
+            partner = state.hand(partner_of(seat))
+            yield PlayDecision(m.hand, m.index, seat, view_for(state, seat), partner, m.action)
+
+
+def decision_seed(options: ScoreOptions, d: PlayDecision) -> int:
+    """The seed of one decision's sampling: repeatable, and different for
+    every decision of a game."""
+    return (options.seed * 1_000_003 + d.hand * 1_009 + d.index) & (2**63 - 1)
+
+
+def _add(e: Evidence, j: Judged) -> None:
+    e.add(
+        j.llr,
+        gain=j.gain,
+        discriminating=j.discriminating,
+        agrees_true=j.agrees_true,
+        agrees_ref=j.agrees_ref,
+    )
+
+
+def score_parts(
+    record: GameRecord | dict[str, Any], options: ScoreOptions | None = None
+) -> tuple[list[list[Evidence]], list[list[Evidence]]]:
+    """Each hand's evidence by seat (``out[hand][seat]``) of the cards and,
+    apart, of the bids (unweighted; all empty with ``options.bids`` off)."""
+    options = options or ScoreOptions()
+    rec = record if isinstance(record, GameRecord) else GameRecord.from_dict(record)
+    cards = [[Evidence() for _ in range(4)] for _ in rec.hands]
+    bids = [[Evidence() for _ in range(4)] for _ in rec.hands]
+    for d in play_decisions(rec):
+        j = judge(d.view, d.partner_hand, d.card, options, decision_seed(options, d))
+        if j is not None:
+            _add(cards[d.hand][d.seat], j)
+    if options.bids:
+        for b in bid_decisions(rec):
+            seed = (options.seed * 1_000_003 + b.hand * 1_009 + 900 + b.index) & (2**63 - 1)
+            j = judge_bid(b.view, b.partner_hand, b.bid, options, seed)
+            if j is not None:
+                _add(bids[b.hand][b.seat], j)
+    return cards, bids
+
+
+def score_by_hand(
+    record: GameRecord | dict[str, Any], options: ScoreOptions | None = None
+) -> list[list[Evidence]]:
+    """Each hand's evidence by seat (``out[hand][seat]``), its cards and
+    bids together (the bids' ``l`` weighted by ``options.bid_weight``), for
+    curves over the number of deals."""
+    options = options or ScoreOptions()
+    cards, bids = score_parts(record, options)
+    w = options.bid_weight
+    return [
+        [c + b.scaled(w) for c, b in zip(by_c, by_b, strict=True)]
+        for by_c, by_b in zip(cards, bids, strict=True)
+    ]
+
+
+@dataclass(frozen=True, slots=True)
+class SeatScore:
+    """One seat's fair-play score and its partnership's, and the flag."""
+
+    seat: int
+    evidence: Evidence
+    pair: Evidence
+    flagged: bool
+    """The partnership's score reached the threshold on enough decisions:
+    a report by the system for a moderator to review, never a ban."""
+
+    @property
+    def z(self) -> float:
+        return self.evidence.z
+
+    @property
+    def pair_z(self) -> float:
+        return self.pair.z
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "seat": self.seat,
+            "player": self.evidence.to_dict(),
+            "pair": self.pair.to_dict(),
+            "flagged": self.flagged,
+        }
+
+
+def flagged(pair: Evidence, threshold: float = FLAG_Z) -> bool:
+    """Whether a partnership's evidence is flagged."""
+    return pair.decisions >= MIN_DECISIONS and pair.z >= threshold
+
+
+def seat_scores(hands: Sequence[Sequence[Evidence]], threshold: float = FLAG_Z) -> list[SeatScore]:
+    """The four seats' scores from the evidence of each hand by seat (of
+    one game, or of several one after another): a seat's score takes each
+    hand's decisions of that seat together, a partnership's each hand's
+    decisions of both partners (docs/fair-play.md, "The method")."""
+    seats = [Evidence() for _ in range(4)]
+    teams = [Evidence(), Evidence()]
+    for hand in hands:
+        for seat in range(4):
+            seats[seat] = seats[seat] + hand[seat].closed()
+        for team in (0, 1):
+            a, b = team_seats(team)
+            teams[team] = teams[team] + (hand[a] + hand[b]).closed()
+    return [
+        SeatScore(seat, seats[seat], teams[team_of(seat)], flagged(teams[team_of(seat)], threshold))
+        for seat in range(4)
+    ]
+
+
+def score_game(
+    record: GameRecord | dict[str, Any], options: ScoreOptions | None = None
+) -> list[SeatScore]:
+    """One game's fair-play scores: each seat's, and whether its
+    partnership is flagged (docs/fair-play.md, "Reports")."""
+    options = options or ScoreOptions()
+    return seat_scores(score_by_hand(record, options), options.threshold)

@@ -1,0 +1,101 @@
+"""bench/fairplay.py end to end on a tiny run (--quick, 2 deals): the
+tables are played, scored, checkpointed and summarised, and a second run
+resumes instead of playing them again."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from fourhundred.bots.fairplay.measure import plan, summarise, wilson
+
+BENCH = Path(__file__).resolve().parents[2] / "bench" / "fairplay.py"
+
+
+def _run(out: Path) -> dict[str, object]:
+    done = subprocess.run(
+        [sys.executable, str(BENCH), "--quick", "--workers", "1", "--out", str(out)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=True,
+    )
+    last = done.stdout.strip().splitlines()[-1]
+    parsed: dict[str, object] = json.loads(last)
+    return parsed
+
+
+def test_quick_run_scores_checkpoints_and_resumes(tmp_path: Path) -> None:
+    first = _run(tmp_path)
+    assert first["tables"] == 2
+    assert first["deals"] == 2
+    rows = [json.loads(x) for x in (tmp_path / "tables.jsonl").read_text().splitlines()]
+    assert sorted(r["id"] for r in rows) == ["q0-c", "q0-h"]
+    assert all(len(r["hands"]) == 2 for r in rows)
+    assert all(len(r["bid_hands"]) == 2 for r in rows)  # the bids' share, kept apart
+    summary = json.loads((tmp_path / "summary.json").read_text())
+    assert summary["by_pair"]["colluder:search:1.0"]["pairs"] == 1
+    assert summary["by_pair"]["colluder:search:1.0"]["bids_judged"] >= 2
+    again = _run(tmp_path)
+    assert again == first  # nothing played twice: the same tables, the same figures
+    assert len((tmp_path / "tables.jsonl").read_text().splitlines()) == 2
+    assert summarise(rows)["curve"] == first["curve"]
+
+
+def test_the_plan_is_balanced_by_round() -> None:
+    tables = plan(2, seed=1)
+    assert len({t.id for t in tables}) == len(tables) == 20
+    first = tables[:10]
+    assert sum(t.kind == "colluding" for t in first) == 6
+    assert {t.a for t in first if t.kind == "honest"} | {t.b for t in first} >= {
+        "honest:beginner",
+        "honest:intermediate",
+        "honest:expert",
+        "honest:noisy",
+    }
+
+
+def test_wilson_interval_brackets_the_rate() -> None:
+    lo, hi = wilson(9, 10)
+    assert lo < 0.9 < hi
+    assert wilson(0, 0) == (0.0, 1.0)
+
+
+def _row(card_l: float, bid_l: float, weight: float) -> dict[str, object]:
+    """A table row of two hands where seat 0 has ``card_l`` from cards and
+    ``bid_l`` from a bid, scored with ``weight``."""
+    hand = [[2, card_l + weight * bid_l, 0.0, 0.0, 0, 0, 0], *[[0, 0.0, 0.0, 0.0, 0, 0, 0]] * 3]
+    bid = [[1, bid_l, 0.0, 0.0, 0, 0, 0], *[[0, 0.0, 0.0, 0.0, 0, 0, 0]] * 3]
+    other = [[2, -card_l, 0.0, 0.0, 0, 0, 0], *[[0, 0.0, 0.0, 0.0, 0, 0, 0]] * 3]
+    return {
+        "id": "r0-x",
+        "a": "honest:beginner",
+        "b": "honest:noisy",
+        "seed": 0,
+        "deals": 2,
+        "points": [0, 0],
+        "hands": [hand, other],
+        "bid_hands": [bid, [[0, 0.0, 0.0, 0.0, 0, 0, 0]] * 4],
+        "bid_weight": weight,
+    }
+
+
+def test_the_summary_reweighs_the_bids_of_recorded_tables() -> None:
+    # The same evidence scored at weight 1 and at weight 4 gives the same
+    # figures once both are summarised at one weight.
+    for weight in (0.0, 1.0, 4.0):
+        a = summarise([_row(1.0, 0.5, 1.0)], bid_weight=weight)
+        b = summarise([_row(1.0, 0.5, 4.0)], bid_weight=weight)
+        for spec in ("honest:beginner", "honest:noisy"):
+            assert a["by_pair"][spec]["mean_z"] == pytest.approx(b["by_pair"][spec]["mean_z"])
+    # Weight 0 is the cards alone: 1 - 1 over two hands, z = 0.
+    zero = summarise([_row(1.0, 0.5, 4.0)], bid_weight=0.0)
+    assert zero["by_pair"]["honest:beginner"]["mean_z"] == 0.0
+    assert zero["by_pair"]["honest:beginner"]["mean_z_cards"] == 0.0
+    more = summarise([_row(1.0, 0.5, 4.0)], bid_weight=4.0)
+    assert more["by_pair"]["honest:beginner"]["mean_z"] > 0.0
+    assert more["by_pair"]["honest:beginner"]["bids_judged"] == 1
