@@ -2,8 +2,12 @@
 repeated runs), on positions from heuristic self-play.
 
     .venv/bin/python bench/bots.py [--repeats 5]
+    .venv/bin/python bench/bots.py --levels [--budget-ms 500] [--seconds 20]
 
-Prints one line per figure. The machine's other load counts: quote the
+Prints one line per figure. ``--levels``: the bot pool's capacity instead,
+decisions per second per core (one process, as a pool worker runs) of each
+level for people at the server's budget (``fourhundred serve
+--bot-budget-ms``). The machine's other load counts: quote the
 medians with the machine they ran on (docs/bots.md).
 """
 
@@ -14,7 +18,7 @@ import random
 import statistics
 import time
 
-from fourhundred.bots import Bot, ExpertBot, make_bot
+from fourhundred.bots import LEVELS, Bot, ExpertBot, make_bot, make_level
 from fourhundred.bots.knowledge import Knowledge
 from fourhundred.bots.sampling import sample_hands
 from fourhundred.bots.search import SearchBot, rollout
@@ -53,13 +57,8 @@ def rollouts_per_second(plays: list[View], seconds: float) -> float:
     return done / (time.perf_counter() - t0)
 
 
-def decisions_per_second(name: str, views: list[View], seconds: float, **kw: int) -> float:
-    if name == "search":
-        bot: Bot = SearchBot(seed=1, **kw)
-    elif name == "expert":
-        bot = ExpertBot(seed=1, **kw)
-    else:
-        bot = make_bot(name, seed=1)
+def _rate(bot: Bot, views: list[View], seconds: float) -> float:
+    """Decisions a second ``bot`` makes over ``views`` for ``seconds``; closes it."""
     done = 0
     t0 = time.perf_counter()
     while time.perf_counter() - t0 < seconds:
@@ -70,14 +69,52 @@ def decisions_per_second(name: str, views: list[View], seconds: float, **kw: int
     return rate
 
 
+def decisions_per_second(name: str, views: list[View], seconds: float, **kw: int) -> float:
+    if name == "search":
+        bot: Bot = SearchBot(seed=1, **kw)
+    elif name == "expert":
+        bot = ExpertBot(seed=1, **kw)
+    else:
+        bot = make_bot(name, seed=1)
+    return _rate(bot, views, seconds)
+
+
+def level_rate(level: str, views: list[View], seconds: float, budget_ms: int) -> float:
+    """Decisions a second of ``level`` in one process (a bot pool's worker:
+    the expert searches in that process only)."""
+    bot = (
+        ExpertBot(seed=1, budget_ms=budget_ms, workers=1)
+        if LEVELS[level].bot == "expert"
+        else make_level(level, seed=1, budget_ms=budget_ms)
+    )
+    return _rate(bot, views, seconds)
+
+
+def levels(views: list[View], repeats: int, seconds: float, budget_ms: int) -> None:
+    """The bot pool's capacity per core, by level, at ``budget_ms``."""
+    for level in LEVELS:
+        xs = [level_rate(level, views, seconds, budget_ms) for _ in range(repeats)]
+        print(
+            f"{level} decisions/s per core at --bot-budget-ms {budget_ms}: "
+            f"median {statistics.median(xs):,.1f} (runs: "
+            + ", ".join(f"{x:,.1f}" for x in xs)
+            + ")"
+        )
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--repeats", type=int, default=5)
     ap.add_argument("--seconds", type=float, default=2.0, help="per measurement")
+    ap.add_argument("--levels", action="store_true", help="the bot pool's capacity by level")
+    ap.add_argument("--budget-ms", type=int, default=500, help="the server's bot budget")
     args = ap.parse_args()
     bids, plays = positions(30)
     views = bids + plays
     random.Random(3).shuffle(views)
+    if args.levels:
+        levels(views, args.repeats, args.seconds, args.budget_ms)
+        return
     rows: list[tuple[str, list[float]]] = [
         ("rollouts/s (1 process: sample a deal, play it out)", []),
         ("heuristic decisions/s", []),

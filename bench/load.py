@@ -109,6 +109,14 @@ class Servers:
                 # Thousands of simulated guests sign in from 127.0.0.1.
                 "--auth-limit",
                 "1000000",
+                "--guest-limit",
+                "1000000",
+                "--rooms-per-address",
+                "1000000",
+                "--table-limit",
+                "1000000",
+                "--chat-limit",
+                "1000000",
             ]
             if self.n > 1:
                 cmd += ["--redis-url", REDIS_URL, "--redis-prefix", self.prefix]

@@ -20,6 +20,9 @@ MODULES = [
     "fourhundred.bots.solver",
     "fourhundred.bots.tally",
     "fourhundred.bots.protocol",
+    "fourhundred.bots.fairplay.evidence",
+    "fourhundred.bots.fairplay.reports",
+    "fourhundred.bots.fairplay.measure",
 ]
 
 

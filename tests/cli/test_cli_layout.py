@@ -29,6 +29,8 @@ COMMANDS = {
     "train",
     "play",
     "loadtest",
+    "admin",
+    "fairplay",
 }
 
 
@@ -98,6 +100,8 @@ def test_every_command_is_registered_from_its_module() -> None:
         "bots",
         "play",
         "loadtest",
+        "admin",
+        "fairplay",
     }
 
 

@@ -63,6 +63,12 @@ def test_the_help_shows_the_defaults_and_the_variables() -> None:
         plain.ws_rate,
         plain.waiting_expiry_s,
         plain.auth_limit_per_minute,
+        plain.guest_limit_per_minute,
+        plain.rooms_per_address,
+        plain.table_limit_per_minute,
+        plain.chat_limit_per_minute,
+        plain.friend_request_limit_per_hour,
+        plain.report_limit_per_hour,
         plain.redis_prefix,
         plain.lease_ms,
     ):
@@ -103,3 +109,22 @@ def test_a_bad_variable_is_refused_by_name(name: str, value: str) -> None:
         server_config(dict.fromkeys(OPTION_FIELDS), {name: value})
     result = CliRunner().invoke(app, ["serve"], env={name: value})
     assert result.exit_code == 1 and name in result.stderr
+
+
+@pytest.mark.parametrize("node", ["*", "web 1", "web:1", "a/b", "x" * 65])
+def test_a_node_name_that_keys_and_channels_cannot_hold_is_refused(node: str) -> None:
+    # Lease values are NODE:TOKEN, user keys NODE/socket, and the inbox
+    # "node:*" is every process's: such a name would be misread.
+    result = CliRunner().invoke(app, ["serve", "--node", node])
+    assert result.exit_code == 1 and "--node" in result.stderr
+
+
+def test_fair_play_takes_the_config_modes_only() -> None:
+    from fourhundred.cli.server import FairPlayChoice
+    from fourhundred.server.config import FAIR_PLAY_MODES
+
+    assert tuple(c.value for c in FairPlayChoice) == FAIR_PLAY_MODES
+    c = server_config({**dict.fromkeys(OPTION_FIELDS), "fair_play": FairPlayChoice.all}, {})
+    assert c.fair_play == "all" and type(c.fair_play) is str
+    result = CliRunner().invoke(app, ["serve", "--fair-play", "sometimes"])
+    assert result.exit_code == 2 and "--fair-play" in result.output + result.stderr

@@ -44,6 +44,8 @@ def cluster_server(
             "100000",
             "--bot-workers",
             "0",
+            "--substitute",
+            "heuristic",
         ],
     )
 

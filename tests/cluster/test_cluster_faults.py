@@ -95,6 +95,12 @@ async def test_redis_restarted_mid_game(fresh_db: str, cluster_logs: Path) -> No
         await asyncio.sleep(1.0)
         # The processes say so to the balancer while Redis is away...
         assert await health_of(a.url, 503, "redis")
+        # A chat at the table's owner now reaches nobody on the other
+        # process: the owner lets go of those sockets, whose process still
+        # thinks them attached. Their next commands must not be refused as
+        # "not attached": they are answered "unavailable" (tried again)
+        # while the sockets re-attach.
+        assert (await players[0].cmd("chat", text="still there?"))["type"] == "ack"
         redis.start()  # the same port, empty: every lease and queue is gone
         # ... and are healthy again once it is back.
         assert await health_of(a.url, 200, "") and await health_of(b.url, 200, "")

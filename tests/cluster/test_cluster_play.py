@@ -108,3 +108,27 @@ async def test_ranked_queue_is_shared(two: tuple[str, list[Server]]) -> None:
         sync = await p.join(table=table)
         assert sync["you"]["role"] == "player"
     await asyncio.gather(*(p.aclose() for p in people))
+
+
+async def test_the_chat_filter_choice_reaches_the_tables_process(
+    two: tuple[str, list[Server]],
+) -> None:
+    """A reader on the other process who turned the chat filter off gets
+    lines as said from the table's owner; one who did not, masked only."""
+    _, (a, b) = two
+    host = await Player(a, "Host").guest()
+    r = await host.http.post(a.url + "/api/tables", json={"kind": "casual"})
+    table: str = r.json()["table"]["id"]
+    opted, plain = await Player(b, "Opted").guest(), await Player(b, "Plain").guest()
+    for p in (host, opted, plain):
+        await p.connect()
+    await opted.ok("chat_filter", off=True)
+    for p in (host, opted, plain):
+        await p.join(table=table)
+    await host.ok("chat", text="shit happens")
+    for p in (opted, plain):
+        await p.wait(lambda p=p: any(f["type"] == "chat" for f in p.frames))
+    line = {p.name: next(f for f in p.frames if f["type"] == "chat") for p in (opted, plain)}
+    assert line["Opted"]["text"] == line["Plain"]["text"] == "**** happens"
+    assert line["Opted"]["raw"] == "shit happens" and "raw" not in line["Plain"]
+    await asyncio.gather(*(p.aclose() for p in (host, opted, plain)))

@@ -48,8 +48,16 @@ class Pages:
         *,
         viewport: dict[str, int] | None = None,
         locale: str = "en-GB",
+        strict_csp: bool = False,
     ) -> Any:
-        context = self.browser.new_context(viewport=viewport or DESKTOP, locale=locale)
+        """A page in a context of its own. Playwright's ``wait_for_function``
+        polls with a string it evaluates in the page, which the server's
+        Content-Security-Policy (no ``unsafe-eval``) refuses: tests drive
+        pages with the policy bypassed, except ``strict_csp`` pages
+        (tests/e2e/test_live_csp.py walks the whole client under it)."""
+        context = self.browser.new_context(
+            viewport=viewport or DESKTOP, locale=locale, bypass_csp=not strict_csp
+        )
         context.set_default_timeout(15000)
         self.contexts.append(context)
         page = context.new_page()
@@ -139,8 +147,18 @@ def quick_timer_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str
 def _serve(
     factory: pytest.TempPathFactory, env_extra: dict[str, str] | None = None
 ) -> Iterator[str]:
+    for url, _db in serve_with_db(factory, env_extra):
+        yield url
+
+
+def serve_with_db(
+    factory: pytest.TempPathFactory, env_extra: dict[str, str] | None = None
+) -> Iterator[tuple[str, str]]:
+    """A real `fourhundred serve` (as the `server` fixture) and its database
+    URL, for tests that also use the command line on it."""
     data = factory.mktemp("server")
     port = _free_port()
+    db = f"sqlite+aiosqlite:///{data / 'fourhundred.db'}"
     log = (data / "server.log").open("wb")
     cmd = [
         *_fourhundred(),
@@ -150,14 +168,31 @@ def _serve(
         "--port",
         str(port),
         "--database-url",
-        f"sqlite+aiosqlite:///{data / 'fourhundred.db'}",
+        db,
         # Bots answer at once (the page itself paces what it shows) and think
         # in a thread: the browser and the tests need the machine's cores.
         "--bot-delay",
         "0",
         "--bot-workers",
         "0",
+        # Substitutes finish timed-out games quickly (the default, the
+        # expert, searches for half a second a card).
+        "--substitute",
+        "heuristic",
+        # No fair-play checks: seconds of CPU per finished game.
+        "--fair-play",
+        "off",
         "--log-text",
+        # Every page of a module signs in from 127.0.0.1: the abuse limits
+        # (tests/security) stay out of the way.
+        "--guest-limit",
+        "1000",
+        "--rooms-per-address",
+        "1000",
+        "--rooms-per-user",
+        "1000",
+        "--table-limit",
+        "1000",
     ]
     env = {**os.environ, "FOURHUNDRED_DATA": str(data), **(env_extra or {})}
     proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, env=env, cwd=data)
@@ -178,7 +213,7 @@ def _serve(
             if time.monotonic() > deadline:
                 pytest.fail("the server did not answer /healthz within 60 s")
             time.sleep(0.2)
-        yield url
+        yield url, db
     finally:
         proc.send_signal(signal.SIGINT)
         try:

@@ -186,7 +186,8 @@ def test_waiting_room_has_every_host_control(demo: Any) -> None:
     page.get_by_label("Move Seat 2 to another seat").select_option("3")
     toggle.click()
     assert sent(page) == [
-        {"type": "add_bot", "seat": 2},
+        # The level the host picked beside the button (intermediate unless changed).
+        {"type": "add_bot", "seat": 2, "level": "intermediate"},
         {"type": "move", "from": 1, "to": 3},
         {"type": "ready", "ready": False},
     ]

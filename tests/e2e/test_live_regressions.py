@@ -224,3 +224,45 @@ def test_a_move_refused_as_stale_is_retried_quietly(pages: Any, server: str) -> 
     refused = [f for f in received if f.get("type") == "error"]
     assert [f["code"] for f in refused] == ["stale"] and refused[0]["id"] == tampered[0]
     assert not [n for n in notices if "version" in n], notices
+
+
+def test_a_chat_line_half_typed_and_a_chat_refusal_survive_the_game_moving_on(
+    pages: Any, server: str
+) -> None:
+    """The table is drawn afresh at every frame: what the player is typing
+    in the chat, where they are typing it, and a refusal shown under it stay
+    while the bots play on."""
+    page = pages.new()
+    received = received_frames(page)
+    solo_table(page, server, "Typist")
+    field = page.locator("#chat-input")
+    field.click()
+    page.keyboard.type("good luck every")
+    before = len(received)
+    # The game moves on (this seat bids or plays; the bots answer) while the
+    # player is still in the middle of a word.
+    # The player goes back to the field after each move and the bots' moves
+    # arrive while they are in it.
+    while len([f for f in received[before:] if f.get("type") == "event"]) < 4:
+        if bid_lowest(page) or play_a_card(page):
+            field.click()
+            page.keyboard.press("End")
+        page.wait_for_timeout(200)
+    assert field.input_value() == "good luck every"
+    assert page.evaluate("() => document.activeElement.id") == "chat-input"
+    page.keyboard.type("one")
+    assert field.input_value() == "good luck everyone"
+    # A refusal (too long for the server: sent around the page's limit)
+    # stays under the field through the next frames.
+    field.evaluate("(el) => el.removeAttribute('maxlength')")
+    field.fill("x" * 400)
+    field.press("Enter")
+    msg = page.locator(".chat .form-msg")
+    msg.wait_for()
+    page.wait_for_function("() => document.querySelector('.chat .form-msg').textContent !== ''")
+    said = msg.inner_text()
+    before = len(received)
+    while len([f for f in received[before:] if f.get("type") == "event"]) < 4:
+        if not (bid_lowest(page) or play_a_card(page)):
+            page.wait_for_timeout(50)
+    assert msg.inner_text() == said

@@ -19,7 +19,7 @@ import sys
 import time
 from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import Any
+from typing import Any, Final
 
 import httpx
 from websockets.asyncio.client import ClientConnection, connect
@@ -107,8 +107,27 @@ def free_port() -> int:
         return port
 
 
+OPEN_LIMITS: Final = (
+    "--guest-limit",
+    "1000000",
+    "--rooms-per-address",
+    "1000000",
+    "--rooms-per-user",
+    "1000000",
+    "--table-limit",
+    "1000000",
+    "--chat-limit",
+    "1000000",
+)
+"""``serve`` options that take the abuse limits out of a test's way."""
+
+
 class Server:
-    """A ``fourhundred serve`` process."""
+    """A ``fourhundred serve`` process. Test clients make many guests and
+    rooms from 127.0.0.1, so the abuse limits are wide open (``extra``
+    wins); :class:`StrictServer` keeps ``serve``'s defaults."""
+
+    open_limits: tuple[str, ...] = OPEN_LIMITS
 
     def __init__(
         self,
@@ -122,6 +141,9 @@ class Server:
         self.database_url = database_url
         self.timer_scale = timer_scale
         self.bot = bot
+        # Substitutes play as ``bot`` too (the server's own default, the
+        # expert, would make every timed-out test game search).
+        self.substitute = bot
         self.extra = list(extra)
         self.port = free_port()
         self.proc: subprocess.Popen[bytes] | None = None
@@ -152,10 +174,17 @@ class Server:
             self.database_url,
             "--bot",
             self.bot,
+            "--substitute",
+            self.substitute,
             "--bot-delay",
             "0",
             "--bot-workers",
             "1",
+            # The fair-play check scores finished games for seconds of CPU
+            # each; its own tests turn it on (test_server_fairplay.py).
+            "--fair-play",
+            "off",
+            *self.open_limits,
             *self.extra,
         ]
         self._log = open(self.log_path, "ab") if self.log_path else subprocess.DEVNULL  # noqa: SIM115
@@ -194,6 +223,12 @@ class Server:
 
 
 # --------------------------------------------------------------------- client
+
+
+class StrictServer(Server):
+    """A ``fourhundred serve`` process with ``serve``'s own abuse limits."""
+
+    open_limits = ()
 
 
 class Player:

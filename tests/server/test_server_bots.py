@@ -52,10 +52,16 @@ async def check_analysis(p: Player, table: str) -> None:
     """The replay's analysis: asked for, computed in the background, served."""
     r = await p.http.get(f"/api/games/{table}/analysis")
     assert r.status_code in (200, 202), r.text
+    ready = 0
     for _ in range(600):
         if r.status_code == 200:
             break
-        assert r.json()["status"] == "pending"
+        body = r.json()
+        assert body["status"] == "pending"
+        # The hands ready so far come along, in order, never fewer than before.
+        assert body["hands_done"] >= ready and body["hands_total"] >= 1
+        assert [h["hand"] for h in body["hands"]] == sorted(h["hand"] for h in body["hands"])
+        ready = body["hands_done"]
         await asyncio.sleep(0.5)
         r = await p.http.get(f"/api/games/{table}/analysis")
     assert r.status_code == 200, r.text

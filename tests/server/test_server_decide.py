@@ -141,7 +141,7 @@ def test_three_timeouts_put_a_bot_in_the_seat() -> None:
         turn = g.turn
         out = run(m, SERVER, TurnTimeout())
         seen += turn == seat
-    assert seen == SUBSTITUTE_AFTER and m.seats[seat].bot == "heuristic"
+    assert seen == SUBSTITUTE_AFTER and m.seats[seat].bot == "expert"  # substitutes play at expert
     assert any(isinstance(e, ev.Substituted) and e.reason == "timeouts" for e in out)
 
 

@@ -157,3 +157,38 @@ async def test_rebuilt_table_resumes_with_the_time_that_was_left(store: Store) -
     assert fresh.view == w.view
     assert sync["clock"]["remaining_ms"] == 18_000
     await hub_b.stop()
+
+
+async def test_a_rematch_table_is_made_once(store: Store) -> None:
+    """The server may stop after making a rematch's table and before the old
+    table records it; the next attempt finds that table instead of making a
+    second one (its id is derived from the old table's)."""
+    from fourhundred.engine import preset
+    from fourhundred.server.rematch_driver import rematch_id
+    from fourhundred.server.tablespec import TableSpec
+    from fourhundred.store import StoredEvent, TableExists
+
+    clock = FakeClock()
+    hub = make_hub(store, clock, "node-a")
+    old = f"old{secrets.token_hex(3)}"
+    spec = TableSpec(
+        kind="private",
+        host=None,
+        preset_name="standard",
+        settings=preset("standard").to_dict(),
+        timer=30,
+        seats=(None,) * 4,
+        ready=(True,) * 4,
+        bots=("random",) * 4,
+        table_id=rematch_id(old),
+    )
+    first = await hub.tables.open_rematch(spec)
+    second = await hub.tables.open_rematch(spec)
+    assert first == second and first[0] == rematch_id(old) and first[1] is not None
+    row = await store.get_table(first[0])
+    assert row is not None
+    with pytest.raises(TableExists):
+        await store.create_table(row, StoredEvent(1, "created", {}, 0), [])
+    kinds = [e.kind for e in await store.load_events(first[0])]
+    assert kinds.count("created") == 1  # nothing written twice
+    await hub.stop()

@@ -23,6 +23,8 @@ ROOT = Path(__file__).resolve().parents[2]
 MODULES = [
     "fourhundred.server.auth",
     "fourhundred.server.chat",
+    "fourhundred.server.competitions.detail",
+    "fourhundred.server.competitions.system",
     "fourhundred.server.config",
     "fourhundred.server.errors",
     "fourhundred.server.events",
@@ -32,6 +34,8 @@ MODULES = [
     "fourhundred.server.ratelimit",
     "fourhundred.server.ratings",
     "fourhundred.server.room",
+    "fourhundred.server.standing",
+    "fourhundred.server.chatfilter",
     "fourhundred.server.ws",
     "fourhundred.store.database",
 ]

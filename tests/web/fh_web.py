@@ -26,3 +26,25 @@ def blank_page(browser: Any, static_url: str) -> Iterator[Any]:
         yield pg
     finally:
         context.close()
+
+
+@contextlib.contextmanager
+def modules_page(browser: Any, static_url: str, **modules: str) -> Iterator[Any]:
+    """:func:`blank_page` with each of ``modules`` (a global name for a
+    module's path, e.g. ``T="/js/screens/tournament.js"``) imported, and
+    ``page.missing`` collecting the text keys the page had no words for."""
+    with blank_page(browser, static_url) as page:
+        page.missing = []
+        page.on(
+            "console",
+            lambda m: page.missing.append(m.text) if m.text.startswith("i18n: no") else None,
+        )
+        page.evaluate(
+            """async (modules) => {
+                for (const [name, path] of Object.entries(modules)) {
+                    window[name] = await import(path);
+                }
+            }""",
+            modules,
+        )
+        yield page

@@ -15,7 +15,18 @@ WEB = Path(__file__).resolve().parents[2] / "src" / "fourhundred" / "web"
 PLURALS = {"en": {"one", "other"}, "ar": {"zero", "one", "two", "few", "many", "other"}}
 PLACEHOLDER = re.compile(r"\{(\w+)\}")
 # Keys built at run time from a family and a value the code knows.
-DYNAMIC_FAMILIES = ("kind.", "preset.", "set.", "err.", "conn.", "closing.", "auth.")
+DYNAMIC_FAMILIES = (
+    "kind.",
+    "preset.",
+    "set.",
+    "err.",
+    "conn.",
+    "closing.",
+    "auth.",
+    "report.reason.",
+    "mod.kind.",
+    "mod.act.",
+)
 
 
 @pytest.fixture(scope="module")
@@ -117,6 +128,10 @@ def test_dynamic_key_families_are_complete(dicts: dict[str, dict[str, Any]]) -> 
     }.items():
         for v in values:
             assert f"set.{name}.{v}" in en and f"set.{name}.{v}.help" in en
+    for reason in ("cards_shared", "chat_abuse", "leaving", "other", "fair_play"):
+        assert f"report.reason.{reason}" in en
+    for kind in ("warn", "mute", "suspend", "ban"):
+        assert f"mod.kind.{kind}" in en
     for b in ("escalating_min_bid", "escalating_total", "five_six_face_at_30"):
         assert f"set.{b}.help" in en
     # Every error code of docs/protocol.md has a sentence for players.
@@ -145,6 +160,9 @@ def test_dynamic_key_families_are_complete(dicts: dict[str, dict[str, Any]]) -> 
         "not_allowed",
         "bad_setting",
         "chat_rate_limited",
+        "muted",
+        "suspended",
+        "banned",
         "unavailable",
     ]
     assert [c for c in protocol_codes if f"err.{c}" not in en] == []

@@ -23,14 +23,10 @@ from fourhundred.engine import (
     BID_BASE,
     CARD_NAMES,
     GameRecord,
-    GameState,
-    Phase,
     View,
-    mask_of,
-    replay,
+    moves,
     view_for,
 )
-from fourhundred.engine.cards import card_from_name
 
 from .heuristic import HeuristicBot
 from .knowledge import Knowledge
@@ -75,39 +71,19 @@ class Decision:
 def decisions_of(record: dict[str, Any], hand: int | None = None) -> list[Decision]:
     """Every bid and card of the record (of hand ``hand`` only when given),
     with the acting seat's view. Raises ``RecordError`` for a bad record."""
-    replay(record)  # checks the record; its errors name hand and action
-    rec = GameRecord.from_dict(record)
-    state = GameState(rec.settings, first_dealer=rec.first_dealer)
     out: list[Decision] = []
-    for h_index, h in enumerate(rec.hands):
-        if state.phase is Phase.OVER:
-            break
-        state.deal([mask_of(card_from_name(c) for c in cards) for cards in h.deal])
-        if h.redeal_request is not None:
-            state.request_redeal(h.redeal_request)
+    for m in moves(record):
+        if hand is not None and hand != m.hand:
             continue
-        idx = 0
-        for b in h.bids:
-            if state.phase is not Phase.BID:
-                break
-            seat = state.turn
-            if hand is None or hand == h_index:
-                out.append(Decision(h_index, seat, idx, "bid", BID_BASE + b, view_for(state, seat)))
-            state.bid(b)
-            idx += 1
-        for name in h.plays:
-            if state.phase is not Phase.PLAY:
-                break
-            seat = state.turn
-            c = card_from_name(name)
-            if (hand is None or hand == h_index) and len(state.legal_cards()) > 1:
-                out.append(
-                    Decision(
-                        h_index, seat, idx, "card", c, view_for(state, seat), trick=state.n_tricks
-                    )
-                )
-            state.play(c)
-            idx += 1
+        state = m.state
+        seat = state.turn
+        if m.kind == "bid":
+            view = view_for(state, seat)
+            out.append(Decision(m.hand, seat, m.step, "bid", BID_BASE + m.action, view))
+        elif len(state.legal_cards()) > 1:
+            view = view_for(state, seat)
+            out.append(Decision(m.hand, seat, m.step, "card", m.action, view, trick=state.n_tricks))
+    rec = GameRecord.from_dict(record)
     if hand is not None and hand >= len(rec.hands):
         raise ValueError(f"the record has {len(rec.hands)} hands (0 to {len(rec.hands) - 1})")
     return out

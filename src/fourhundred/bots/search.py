@@ -93,13 +93,15 @@ overheads: pickling the view, waking the workers, adding up)."""
 class Limits:
     """How far one process searches: until ``deadline`` (a
     ``time.monotonic()`` value) or ``max_deals`` deals, solving exactly from
-    ``exact`` tricks left, the hidden cards dealt by ``sampler`` during play
-    (default :func:`.sampling.sample_hands`). Pickled to the workers."""
+    ``exact`` tricks left, the hidden cards dealt by ``sampler`` (default
+    :func:`.sampling.sample_hands`), the bids valued ``bids`` (default: those
+    near the heuristic's). Pickled to the workers."""
 
     deadline: float = float("inf")
     max_deals: int = 1_000_000
     exact: int = 3
     sampler: Sampler | None = None
+    bids: tuple[int, ...] | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -217,6 +219,13 @@ def _bid_view(state: GameState, seat: int) -> View:
     return view_for(state, seat)
 
 
+def _bid_candidates(legal: tuple[int, ...], h: int, asked: tuple[int, ...] | None) -> list[int]:
+    if asked is not None:
+        return list(asked)
+    cands = [b for b in legal if h - 1 <= b <= h + 2 and b != 13]
+    return cands if h in cands else [*cands, h]
+
+
 def _evaluate_bid(view: View, k: Knowledge, rng: random.Random, limits: Limits) -> Tally:
     """Value each legal bid near the heuristic's by simulating whole hands."""
     deadline = limits.deadline
@@ -224,9 +233,8 @@ def _evaluate_bid(view: View, k: Knowledge, rng: random.Random, limits: Limits) 
     tally = Tally()
     legal = tuple(k.legal or ())
     h = heuristic_bid(k, legal)
-    cands = [b for b in legal if h - 1 <= b <= h + 2 and b != 13]
-    if h not in cands:
-        cands.append(h)
+    cands = _bid_candidates(legal, h, limits.bids)
+    sampler = limits.sampler or sample_hands
     team = team_of(k.seat)
     seat = k.seat
     per_deal = 0.0
@@ -238,7 +246,7 @@ def _evaluate_bid(view: View, k: Knowledge, rng: random.Random, limits: Limits) 
         now = time.monotonic()
         if tally.deals and now + per_deal > deadline:
             break
-        hands = sample_hands(k, rng)
+        hands = sampler(k, rng)
         base = state_from_view(view, hands)
         outcomes: dict[int, tuple[int, list[int], list[int]]] = {}
         for sb in sims:

@@ -11,6 +11,8 @@ listed in ``COMMAND_MODULES`` (in the order ``--help`` shows them):
 - :mod:`.play`: ``play``, a game in the terminal against three bots (its
   words in :mod:`.playtext`)
 - :mod:`.loadtest`: ``loadtest`` (its generator in :mod:`.loadgen`)
+- :mod:`.admin`: ``admin grant-moderator|revoke-moderator|reports|penalise|audit``
+- :mod:`.fairplay`: ``fairplay``, the collusion detector on game records
 
 Every command is made with :class:`.help.HelpCommand` (groups with
 :class:`.help.HelpGroup`), so that its ``--help`` reads whole in 80 columns.
@@ -33,6 +35,8 @@ COMMAND_MODULES: tuple[str, ...] = (
     "fourhundred.cli.bots",
     "fourhundred.cli.play",
     "fourhundred.cli.loadtest",
+    "fourhundred.cli.admin",
+    "fourhundred.cli.fairplay",
 )
 """Modules that add subcommands (each defines ``register(app: typer.Typer)``)."""
 

@@ -21,7 +21,7 @@ if TYPE_CHECKING:
     from fourhundred.bots.arena import ArenaReport
 
 from .arenatext import print_report, progress_text
-from .common import BOT_BUDGET_DEFAULT, check_bot_name, fail, preset_or_exit
+from .common import BOT_BUDGET_DEFAULT, check_bot_name, fail, preset_or_exit, read_json
 from .help import HelpCommand
 
 __all__ = ["print_analysis", "register"]
@@ -38,7 +38,7 @@ BudgetMs = Annotated[
 """The ``--budget-ms`` option of the commands that run bots."""
 
 
-def arena(  # noqa: PLR0913, PLR0917 - one parameter per command-line option
+def arena(
     a: Annotated[str, typer.Argument(help="Bot A: random, heuristic, search or cmd:COMMAND.")],
     b: Annotated[str, typer.Argument(help="Bot B, the same choices.")],
     pairs: Annotated[
@@ -150,7 +150,7 @@ def analyse(
     from fourhundred.bots.analysis import AnalysisOptions, analyse_record
     from fourhundred.engine import RecordError, replay
 
-    data = _read_record(record)
+    data = read_json(record)
     try:
         replay(data)
     except RecordError as e:
@@ -174,20 +174,6 @@ def analyse(
         print(json.dumps(result))
     else:
         print_analysis(result)
-
-
-def _read_record(record: str) -> Any:
-    """The JSON of the file ``record`` (``-``: standard input), or exit
-    with the reason it cannot be read."""
-    try:
-        text = sys.stdin.read() if record == "-" else Path(record).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as e:
-        reason = e.strerror if isinstance(e, OSError) and e.strerror else str(e)
-        raise fail(f"cannot read {record}: {reason}") from None
-    try:
-        return json.loads(text)
-    except (json.JSONDecodeError, RecursionError) as e:
-        raise fail(f"{record} is not valid JSON ({e})") from None
 
 
 def print_analysis(result: dict[str, Any], console: Console | None = None) -> None:
@@ -276,7 +262,7 @@ def bot(
     raise typer.Exit(serve(b, name, sys.stdin, sys.stdout, sys.stderr))
 
 
-def train(  # noqa: PLR0913, PLR0917 - one parameter per command-line option
+def train(
     model: Annotated[str, typer.Argument(help="What to train: tricks (the bidder's model).")],
     out: Annotated[
         Path, typer.Option("--out", help="Run directory: data chunks, checkpoint, weights.")

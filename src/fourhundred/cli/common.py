@@ -1,5 +1,5 @@
-"""What several commands share: failing with one line, and the rules preset
-and bot names given on the command line.
+"""What several commands share: failing with one line, reading a JSON file
+(a game record), and the rules preset and bot names given on the command line.
 
 Nothing here imports more than the engine at module level, so that
 ``fourhundred --help`` stays quick.
@@ -7,15 +7,24 @@ Nothing here imports more than the engine at module level, so that
 
 from __future__ import annotations
 
+import json
 import sys
-from typing import TYPE_CHECKING
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import typer
 
 if TYPE_CHECKING:
     from fourhundred.engine import Settings
 
-__all__ = ["BOT_BUDGET_DEFAULT", "check_bot_name", "fail", "preset_or_exit"]
+__all__ = [
+    "BOT_BUDGET_DEFAULT",
+    "check_bot_name",
+    "fail",
+    "preset_or_exit",
+    "read_json",
+    "read_text",
+]
 
 BOT_BUDGET_DEFAULT = "500 for search, expert and cmd: bots"
 """What ``--budget-ms`` left out means (``bots.search.DEFAULT_BUDGET_MS``,
@@ -26,6 +35,26 @@ def fail(message: str, code: int = 2) -> typer.Exit:
     """Print one line on standard error; the caller raises the result."""
     print(message, file=sys.stderr)
     return typer.Exit(code)
+
+
+def read_text(path: str) -> str:
+    """The text of the file ``path`` (``-``: standard input), or exit with
+    the reason it cannot be read."""
+    try:
+        return sys.stdin.read() if path == "-" else Path(path).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as e:
+        reason = e.strerror if isinstance(e, OSError) and e.strerror else str(e)
+        raise fail(f"cannot read {path}: {reason}") from None
+
+
+def read_json(path: str) -> Any:
+    """The JSON of the file ``path`` (``-``: standard input), or exit with
+    the reason it cannot be read."""
+    text = read_text(path)
+    try:
+        return json.loads(text)
+    except (json.JSONDecodeError, RecursionError) as e:
+        raise fail(f"{path} is not valid JSON ({e})") from None
 
 
 def preset_or_exit(name: str) -> Settings:

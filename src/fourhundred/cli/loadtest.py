@@ -28,7 +28,7 @@ def register(app: typer.Typer) -> None:
     """Add ``fourhundred loadtest`` to the command line."""
 
     @app.command(cls=HelpCommand)
-    def loadtest(  # noqa: PLR0913 - one parameter per command-line option
+    def loadtest(
         *,
         url: Annotated[
             list[str] | None,

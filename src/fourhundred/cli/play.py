@@ -386,7 +386,7 @@ class TerminalGame:
             return
 
 
-def play(  # noqa: PLR0913, PLR0917 - one parameter per command-line option
+def play(
     preset_name: Annotated[str, typer.Option("--preset", help="Rules preset.")] = "standard",
     seat: Annotated[int, typer.Option("--seat", min=0, max=3, help="Your seat (0-3).")] = 0,
     bots: Annotated[

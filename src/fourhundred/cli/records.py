@@ -12,7 +12,7 @@ import typer
 
 from fourhundred.engine import FourHundredError, RecordError, replay_result, team_of
 
-from .common import fail
+from .common import fail, read_text
 from .help import HelpCommand
 
 __all__ = ["register", "replay_jsonl", "result_text"]
@@ -136,11 +136,7 @@ def replay(
         return
     if record is None:
         raise fail("name a record file, - for standard input (or use --jsonl)")
-    try:
-        source = sys.stdin.read() if record == "-" else Path(record).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as e:
-        reason = e.strerror if isinstance(e, OSError) and e.strerror else str(e)
-        raise fail(f"cannot read {record}: {reason}") from None
+    source = read_text(record)
     try:
         result = _result_of_text(source)
     except RecordError as e:

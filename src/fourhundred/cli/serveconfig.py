@@ -8,6 +8,7 @@ from the config's default, which the help shows.
 from __future__ import annotations
 
 import dataclasses
+import enum
 from collections.abc import Callable, Mapping
 from typing import Any, Final
 
@@ -30,12 +31,23 @@ OPTION_FIELDS: Final = {
     "port": "port",
     "database_url": "database_url",
     "bot": "bot",
+    "substitute": "substitute",
     "bot_budget_ms": "bot_budget_ms",
     "bot_delay": "bot_delay_s",
     "bot_workers": "bot_workers",
     "ws_rate": "ws_rate",
     "waiting_expiry": "waiting_expiry_s",
     "auth_limit": "auth_limit_per_minute",
+    "guest_limit": "guest_limit_per_minute",
+    "rooms_per_address": "rooms_per_address",
+    "rooms_per_user": "rooms_per_user",
+    "table_limit": "table_limit_per_minute",
+    "chat_limit": "chat_limit_per_minute",
+    "friend_request_limit": "friend_request_limit_per_hour",
+    "invite_limit": "invite_limit_per_hour",
+    "report_limit": "report_limit_per_hour",
+    "chat_filter": "chat_filter",
+    "fair_play": "fair_play",
     "allowed_origin": "allowed_origins",
     "secure_cookies": "secure_cookies",
     "log_json": "log_json",
@@ -43,6 +55,9 @@ OPTION_FIELDS: Final = {
     "redis_prefix": "redis_prefix",
     "lease_ms": "lease_ms",
     "node": "node",
+    "tournament_poll": "tournament_poll_s",
+    "tournament_limit": "tournament_limit_per_minute",
+    "tournaments_file": "tournaments_file",
 }
 """Each ``serve`` option (its parameter name) and the config field it sets."""
 
@@ -112,5 +127,7 @@ def server_config(
         found = _from_env(option, environ) if value is None and option in FROM_ENV else value
         if found is None or found in ("", []):
             continue  # the config's default
+        if isinstance(found, enum.Enum):
+            found = found.value  # a choice's plain value
         values[OPTION_FIELDS[option]] = tuple(found) if isinstance(found, list) else found
     return ServerConfig(**values)

@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import enum
+import re
 import sys
-from typing import Annotated
+import time
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, Any, Final
 
 import typer
 
@@ -15,10 +19,24 @@ from .serveconfig import DB_HELP, LEASE_MS_MAX, LEASE_MS_MIN, OPTION_FIELDS, ser
 from .serveconfig import default as _default
 from .serveconfig import env_help as _env_help
 
+if TYPE_CHECKING:
+    from fourhundred.server.config import ServerConfig
+
 __all__ = ["raise_open_files_limit", "register"]
 
 
 _DB_DEFAULT = f"fourhundred.sqlite3 in ${env.DATA_DIR}, else in ./data"
+
+
+class FairPlayChoice(enum.StrEnum):
+    """``--fair-play``'s values (the config's ``FAIR_PLAY_MODES``)."""
+
+    off = "off"
+    ranked = "ranked"
+    all = "all"
+
+
+_FAIR_PLAY_DEFAULT: Final = FairPlayChoice(_default("fair_play"))
 """Where the database is when no option or variable names one."""
 
 
@@ -74,11 +92,41 @@ def _upgrade_or_exit(url: str | None) -> tuple[str, str | None]:
         raise _fail(f"cannot migrate the database: {e.__class__.__name__}: {e}") from None
 
 
+def _checked_config(given: dict[str, Any]) -> ServerConfig:
+    """The server's config from ``serve``'s options, or exit with what to fix."""
+    from fourhundred.bots import BOTS
+
+    try:
+        config = server_config(given)
+    except env.BadEnvironment as e:
+        raise _fail(str(e)) from None
+    if not re.fullmatch(r"[A-Za-z0-9._-]{1,64}", config.node):
+        raise _fail(f"--node {config.node!r}: use 1 to 64 letters, digits, '.', '_' or '-'")
+    if config.chat_filter not in ("default", "off") and not Path(config.chat_filter).is_file():
+        raise _fail(f"--chat-filter {config.chat_filter!r}: no such file (or 'default', 'off')")
+    for name in (config.bot, config.substitute):
+        if name not in BOTS:
+            raise _fail(f"unknown bot {name!r} (known: {', '.join(sorted(BOTS))})")
+    if config.redis_url and not (config.database_url or "").startswith(("postgresql", "postgres")):
+        raise _fail(
+            "--redis-url needs a shared database: pass a PostgreSQL --database-url"
+            " (postgresql+asyncpg://USER@HOST/DB) to every process."
+        )
+    if config.tournaments_file is not None:
+        from fourhundred.server.competitions.system import load_schedule
+
+        try:
+            load_schedule(config.tournaments_file, time.time_ns() // 1_000_000)
+        except ValueError as e:
+            raise _fail(f"--tournaments-file: {e}") from None
+    return config
+
+
 def register(app: typer.Typer) -> None:
     """Add ``serve`` and ``db`` to the ``fourhundred`` command."""
 
     @app.command(cls=HelpCommand)
-    def serve(  # noqa: PLR0913, PLR0917 - one parameter per command-line option
+    def serve(
         host: Annotated[str, typer.Option(help="Address to listen on.")] = _default("host"),
         port: Annotated[int, typer.Option(help="Port to listen on.", min=1, max=65535)] = _default(
             "port"
@@ -95,12 +143,20 @@ def register(app: typer.Typer) -> None:
         bot: Annotated[
             str | None,
             typer.Option(
-                help="Bot for host-added seats and absent players.",
+                help="Bot a host adds without naming a level.",
                 show_default="heuristic",
             ),
         ] = None,
+        substitute: Annotated[
+            str,
+            typer.Option(
+                help="Bot standing in for a player who left or timed out"
+                " (an expert falls back to the heuristic when the bot pool is behind)."
+            ),
+        ] = _default("substitute"),
         bot_budget_ms: Annotated[
-            int, typer.Option(help="Thinking time per bot decision.", min=10, max=10000)
+            int,
+            typer.Option(help="Thinking time per bot decision (and hint).", min=10, max=10000),
         ] = _default("bot_budget_ms"),
         bot_delay: Annotated[
             float, typer.Option(help="Least seconds a bot takes per move.", min=0.0, max=10.0)
@@ -123,6 +179,46 @@ def register(app: typer.Typer) -> None:
             int,
             typer.Option(help="Logins and registrations per minute per client address.", min=1),
         ] = _default("auth_limit_per_minute"),
+        guest_limit: Annotated[
+            int, typer.Option(help="Guests created per minute per client address.", min=1)
+        ] = _default("guest_limit_per_minute"),
+        rooms_per_address: Annotated[
+            int,
+            typer.Option(help="Open waiting rooms created from one client address.", min=1),
+        ] = _default("rooms_per_address"),
+        rooms_per_user: Annotated[
+            int, typer.Option(help="Open waiting rooms one user may host.", min=1)
+        ] = _default("rooms_per_user"),
+        table_limit: Annotated[
+            int, typer.Option(help="Tables a user may create per minute.", min=1)
+        ] = _default("table_limit_per_minute"),
+        chat_limit: Annotated[
+            int, typer.Option(help="Chat lines a user may send per minute (all tables).", min=1)
+        ] = _default("chat_limit_per_minute"),
+        friend_request_limit: Annotated[
+            int, typer.Option(help="Friend requests a user may send per hour.", min=1)
+        ] = _default("friend_request_limit_per_hour"),
+        invite_limit: Annotated[
+            int, typer.Option(help="Invitations to a table a user may send per hour.", min=1)
+        ] = _default("invite_limit_per_hour"),
+        report_limit: Annotated[
+            int, typer.Option(help="Reports a user may file per hour.", min=1)
+        ] = _default("report_limit_per_hour"),
+        chat_filter: Annotated[
+            str,
+            typer.Option(
+                help="The chat filter's word list: a file (a word a line), 'default' (the"
+                " shipped list) or 'off'. See docs/moderation.md.",
+            ),
+        ] = _default("chat_filter"),
+        fair_play: Annotated[
+            FairPlayChoice,
+            typer.Option(
+                help="Which finished games the collusion detector checks: 'ranked' (Ranked"
+                " games), 'all' (Casual, Private and tournament games too) or 'off'. A flagged"
+                " partnership becomes a report for the moderators; see docs/fair-play.md.",
+            ),
+        ] = _FAIR_PLAY_DEFAULT,
         allowed_origin: Annotated[
             list[str] | None,
             typer.Option(
@@ -166,7 +262,31 @@ def register(app: typer.Typer) -> None:
         ] = None,
         node: Annotated[
             str | None,
-            typer.Option(help="This process's name. " + _env_help(env.NODE), show_default="random"),
+            typer.Option(
+                help="This process's name: letters, digits, '.', '_' or '-'. "
+                + _env_help(env.NODE),
+                show_default="random",
+            ),
+        ] = None,
+        tournament_poll: Annotated[
+            float,
+            typer.Option(
+                help="Seconds between a tournament director's looks at its match tables.",
+                min=0.05,
+                max=60.0,
+            ),
+        ] = _default("tournament_poll_s"),
+        tournament_limit: Annotated[
+            int,
+            typer.Option(help="Tournament requests per minute per user.", min=1),
+        ] = _default("tournament_limit_per_minute"),
+        tournaments_file: Annotated[
+            Path | None,
+            typer.Option(
+                help="System tournaments the server schedules itself (a JSON file: see"
+                ' docs/tournaments.md, "System tournaments").',
+                show_default="none",
+            ),
         ] = None,
     ) -> None:
         """Run the online server: HTTP API, WebSocket and the browser client.
@@ -178,26 +298,13 @@ def register(app: typer.Typer) -> None:
 
         import uvicorn
 
-        from fourhundred.bots import BOTS
         from fourhundred.server import allocator, create_app
         from fourhundred.server.wsproto_protocol import WSProtocol
 
         # Before the database driver starts its threads.
         allocator.limit_arenas()
 
-        try:
-            config = server_config(given)
-        except env.BadEnvironment as e:
-            raise _fail(str(e)) from None
-        if config.bot not in BOTS:
-            raise _fail(f"unknown bot {config.bot!r} (known: {', '.join(sorted(BOTS))})")
-        if config.redis_url and not (config.database_url or "").startswith(
-            ("postgresql", "postgres")
-        ):
-            raise _fail(
-                "--redis-url needs a shared database: pass a PostgreSQL --database-url"
-                " (postgresql+asyncpg://USER@HOST/DB) to every process."
-            )
+        config = _checked_config(given)
         shown, revision = _upgrade_or_exit(config.database_url)
         print(f"database {shown} at revision {revision}", file=sys.stderr)
         raise_open_files_limit()

@@ -38,7 +38,16 @@ from .errors import (
     RecordError,
     WrongPhase,
 )
-from .record import GameRecord, HandRecord, record_from_state, replay, replay_result, result_of
+from .record import (
+    GameRecord,
+    HandRecord,
+    Move,
+    moves,
+    record_from_state,
+    replay,
+    replay_result,
+    result_of,
+)
 from .scoring import bid_value, highest_bid, lowest_bid, required_total, winning_team
 from .seats import (
     SEAT_AFTER,
@@ -115,6 +124,7 @@ __all__ = [
     "IllegalRedeal",
     "InvalidDeal",
     "InvalidSettings",
+    "Move",
     "NotYourTurn",
     "Phase",
     "Rank",
@@ -139,6 +149,7 @@ __all__ = [
     "legal_plays",
     "lowest_bid",
     "mask_of",
+    "moves",
     "next_seat",
     "other_team",
     "parse_action",

@@ -11,7 +11,7 @@ Every fault is a :class:`~fourhundred.engine.errors.RecordError` whose
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any, Final
 
@@ -31,6 +31,8 @@ __all__ = [
     "RECORD_FORMAT",
     "GameRecord",
     "HandRecord",
+    "Move",
+    "moves",
     "record_from_state",
     "replay",
     "replay_result",
@@ -178,6 +180,52 @@ def replay(record: GameRecord | object) -> GameState:
         if state.phase is Phase.PLAY and i != last:
             raise RecordError("hand is missing plays", i, 4 + len(hand.plays))
     return state
+
+
+@dataclass(frozen=True, slots=True)
+class Move:
+    """One bid or card of a record, with the game as it was just before it
+    (``state``: the walk's one state, valid until the next move)."""
+
+    hand: int
+    index: int
+    """Its place among the hand's bids, or among its cards (from 0)."""
+    step: int
+    """Its place among all the hand's actions: the bids, then the cards."""
+    kind: str
+    """``"bid"`` or ``"card"``."""
+    action: int
+    """The bid, or the card."""
+    state: GameState
+
+
+def moves(record: GameRecord | object) -> Iterator[Move]:
+    """Every bid and card of ``record`` in order, each with the state before
+    it. The record is checked first (:func:`replay`); a redealt hand has no
+    moves.
+
+    >>> from fourhundred.engine.settings import Settings
+    >>> s = GameState(Settings(), first_dealer=0)
+    >>> s.deal([0x1FFF << (13 * i) for i in range(4)])
+    >>> s.bid(2)
+    >>> [(m.kind, m.action) for m in moves(record_from_state(s))]
+    [('bid', 2)]
+    """
+    rec = record if isinstance(record, GameRecord) else GameRecord.from_dict(record)
+    replay(rec)
+    state = GameState(rec.settings, rec.first_dealer)
+    for i, hand in enumerate(rec.hands):
+        state.deal(_deal_masks(hand, i))
+        if hand.redeal_request is not None:
+            state.request_redeal(hand.redeal_request)
+            continue
+        for a, b in enumerate(hand.bids):
+            yield Move(i, a, a, "bid", b, state)
+            state.bid(b)
+        for a, name in enumerate(hand.plays):
+            c = card_from_name(name)
+            yield Move(i, a, len(hand.bids) + a, "card", c, state)
+            state.play(c)
 
 
 def _replay_redeal(state: GameState, hand: HandRecord, i: int) -> None:

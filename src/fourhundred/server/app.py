@@ -26,6 +26,7 @@ from .api import ApiError, json_response, routes
 from .botpool import PoolBotRunner
 from .clock import SystemClock
 from .config import ServerConfig
+from .headers import SecurityHeaders
 from .hub import Hub
 from .logs import configure_logging, get_logger
 from .metrics import Metrics
@@ -95,6 +96,18 @@ async def _server_error(request: Request, exc: Exception) -> Response:
     )
 
 
+class _App(Starlette):
+    """Starlette with the security headers outside everything, so that a
+    500 answered by its outermost error handler carries them too."""
+
+    def __init__(self, *, hsts: bool, **kwargs: Any) -> None:
+        self._hsts = hsts
+        super().__init__(**kwargs)
+
+    def build_middleware_stack(self) -> ASGIApp:
+        return SecurityHeaders(super().build_middleware_stack(), hsts=self._hsts)
+
+
 GC_THRESHOLDS: Final = (50_000, 20, 10)
 """The collector's thresholds (Python's defaults: 700, 10, 10)."""
 
@@ -123,6 +136,7 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
         hub = Hub(store, cfg, SystemClock(), bots, Metrics())
         app.state.hub = hub
         app.state.auth_buckets = {}
+        app.state.limits = hub.limits
         app.state.analyses = analyses = Analyses()
         await hub.start()
         tune_gc()
@@ -152,7 +166,8 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
         HTTPException: _http_error,
         Exception: _server_error,
     }
-    return Starlette(
+    return _App(
+        hsts=cfg.secure_cookies,
         routes=[
             Route("/healthz", healthz, methods=["GET"]),
             Route("/metrics", metrics, methods=["GET"]),

@@ -4,7 +4,8 @@ Players talk on ``players``; spectators on ``spectators``. Spectators read
 both channels, players only theirs (so nobody at the table reads what the
 watchers say about the hands). A person's mutes hide the muted users' lines
 from them. Chat is not part of the event log: it is not a move, and a
-restart forgets it.
+restart forgets the history sent to people who join; each line is also
+kept in the store's chat log for moderators (:mod:`.chatcast`).
 
 >>> clean_text("  hi\\u202e there \\x00")
 'hi there'
@@ -14,19 +15,19 @@ from __future__ import annotations
 
 import unicodedata
 from collections import deque
-from collections.abc import Collection, Iterable
+from collections.abc import Callable, Collection, Iterable
 from typing import Final, Literal
 
 from .clock import Clock
 from .errors import CommandError
 from .frames import ChatFrame
+from .protocol import MAX_CHAT
 from .ratelimit import TokenBucket
 
 __all__ = ["CHAT_HISTORY", "MAX_CHAT", "ChatRoom", "clean_text"]
 
 CHAT_HISTORY: Final = 50
 """Lines kept per channel for people who join later."""
-MAX_CHAT: Final = 300
 RATE: Final = (0.5, 5)
 """Refill per second and burst: at most 5 lines in 10 seconds."""
 
@@ -42,16 +43,19 @@ def clean_text(text: str) -> str:
 class ChatRoom:
     """The chat of one table."""
 
-    __slots__ = ("_buckets", "_lines", "table")
+    __slots__ = ("_buckets", "_lines", "mask", "table")
 
-    def __init__(self, table: str) -> None:
+    def __init__(self, table: str, mask: Callable[[str], str] = str) -> None:
         self.table = table
+        self.mask = mask
         # Made on first use: most tables never chat.
         self._lines: dict[Channel, deque[ChatFrame]] = {}
         self._buckets: dict[str, TokenBucket] = {}
 
     def post(self, user_id: str, name: str, text: str, *, player: bool, clock: Clock) -> ChatFrame:
-        """Accept one line (or raise ``CommandError``) and return its frame."""
+        """Accept one line (or raise ``CommandError``) and return its frame
+        (``text`` through the chat filter's ``mask``; ``raw`` the line as
+        said if that changed it)."""
         now, now_ms = clock.monotonic(), clock.now_ms()
         text = clean_text(text)
         if not 1 <= len(text) <= MAX_CHAT:
@@ -68,9 +72,11 @@ class ChatRoom:
             table=self.table,
             channel=channel,
             from_={"id": user_id, "name": name},
-            text=text,
+            text=self.mask(text),
             at_ms=now_ms,
         )
+        if line.text != text:
+            line.raw = text
         lines = self._lines.get(channel)
         if lines is None:
             lines = self._lines[channel] = deque(maxlen=CHAT_HISTORY)

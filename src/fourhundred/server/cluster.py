@@ -36,7 +36,7 @@ import msgspec
 from .cluster_messages import ClusterMessage, decode_batch, encode_batch
 from .logs import get_logger
 
-__all__ = ["Cluster", "ClusterSpec"]
+__all__ = ["EVERYONE", "Cluster", "ClusterSpec"]
 
 log = get_logger("fourhundred.cluster")
 
@@ -59,6 +59,10 @@ if redis.call('GET', KEYS[1]) == ARGV[1] then
 end
 return 0
 """
+
+EVERYONE: Final = "*"
+"""The node name whose inbox every process reads: ``post(EVERYONE, m)``
+reaches them all (node names never contain ``*``)."""
 
 Handler = Callable[[ClusterMessage], None]
 OnFail = Callable[[], None]
@@ -142,7 +146,7 @@ class Cluster:
         while True:
             pubsub = self.redis.pubsub()
             try:
-                await pubsub.subscribe(self.inbox(self.node))
+                await pubsub.subscribe(self.inbox(self.node), self.inbox(EVERYONE))
                 self.connected.set()
                 delay = 0.1
                 if not first:
@@ -294,3 +298,7 @@ class Cluster:
         value = self.tokens.pop(table, None)
         if value is not None:
             await self.redis.eval(_RELEASE, 1, self.lease_key(table), value)
+
+    async def delete_if(self, key: str, value: str) -> None:
+        """Delete ``key`` if it still holds ``value`` (one atomic step)."""
+        await self.redis.eval(_RELEASE, 1, key, value)

@@ -13,11 +13,12 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import random
+from collections.abc import Collection
 
 import msgspec
 
 from . import frames
-from .cluster import Cluster, ClusterSpec
+from .cluster import EVERYONE, Cluster, ClusterSpec
 from .cluster_messages import (
     ClusterMessage,
     Command,
@@ -28,8 +29,10 @@ from .cluster_messages import (
     Matched,
     Mute,
     Replace,
+    ToFollowers,
+    ToUser,
 )
-from .errors import CommandError
+from .errors import CommandError, unavailable
 from .locator import LocatorDeps, TableLocator, log
 from .remote import RemoteSocket, RemoteTable, RemoteWatcher
 from .sockets import Peer, TableRef, fail_pending
@@ -41,19 +44,6 @@ USER_KEY_TTL_S = 30 * 86400
 """How long Redis remembers where a user's socket is."""
 TAKEOVER_CONCURRENCY = 8
 """Orphaned tables loaded at once (each holds a database connection)."""
-
-
-class _Peek(msgspec.Struct):
-    type: str
-    version: int | None = None
-    id: int | str | None = None
-
-
-_peek = msgspec.json.Decoder(_Peek)
-
-
-def _unavailable(what: str) -> CommandError:
-    return CommandError("unavailable", f"the server cannot reach {what}: try again in a moment")
 
 
 class ClusterLocator(TableLocator):
@@ -132,7 +122,7 @@ class ClusterLocator(TableLocator):
             raise
         except Exception as e:
             log.warning("cluster_unreachable", table=table_id, error=repr(e))
-            raise _unavailable("its cluster") from None
+            raise unavailable("its cluster") from None
         raise CommandError("unavailable", "the table is changing servers: try again")
 
     def _remote_ref(self, table_id: str, owner: str) -> RemoteTable:
@@ -145,7 +135,7 @@ class ClusterLocator(TableLocator):
         try:
             await self.cluster.acquire(table_id)
         except Exception:
-            raise _unavailable("its cluster") from None
+            raise unavailable("its cluster") from None
 
     def _let_go(self, actor: TableActor) -> None:
         for w in list(actor.watchers):
@@ -180,7 +170,23 @@ class ClusterLocator(TableLocator):
                 peer.table.owner, Mute(user_id=peer.user_id, other=other, muted=muted)
             )
 
-    async def notify_user(self, user_id: str, message: frames.Matched) -> None:
+    def user_disconnected(self, peer: Peer) -> None:
+        key = self.cluster.key("user", peer.user_id)
+        self.spawn(self.cluster.delete_if(key, f"{self.cluster.node}/{peer.id}"))
+
+    async def online(self, user_ids: Collection[str]) -> set[str]:
+        # Set while a socket is open; a crashed process's users stay listed.
+        ids = list(user_ids)
+        if not ids:
+            return set()
+        found = await self.cluster.redis.mget([self.cluster.key("user", u) for u in ids])
+        return {u for u, where in zip(ids, found, strict=True) if where is not None}
+
+    def share_followers(self, tournament: str, sender: str, line: frames.EncodedChat) -> None:
+        node = self.cluster.node
+        self.cluster.post(EVERYONE, ToFollowers(node, tournament, sender, *line))
+
+    async def notify_user(self, user_id: str, message: frames.UserFrame) -> None:
         cluster = self.cluster
         node = await cluster.redis.get(cluster.key("user", user_id))
         if node is None:
@@ -188,8 +194,10 @@ class ClusterLocator(TableLocator):
         where = (node.decode() if isinstance(node, bytes) else str(node)).partition("/")[0]
         if where == cluster.node:
             self.sockets.notify(user_id, message)
+        elif isinstance(message, frames.Matched):
+            cluster.post(where, Matched(user_id=user_id, table=message.table, kind=message.kind))
         else:
-            cluster.post(where, Matched(user_id=user_id, table=message.table))
+            cluster.post(where, ToUser(user_id=user_id, data=frames.encode(message)))
 
     # ------------------------------------------------------------- failures
 
@@ -289,8 +297,13 @@ class ClusterLocator(TableLocator):
                 self.sockets.mute(user_id, other, muted)
             case Replace(user_id=user_id, conn=conn):
                 self.sockets.replace_conn(user_id, conn)
-            case Matched(user_id=user_id, table=table_id):
-                self.sockets.notify(user_id, frames.Matched(table=table_id))
+            case Matched(user_id=user_id, table=table_id, kind=kind):
+                self.sockets.notify(user_id, frames.Matched(table=table_id, kind=kind))
+            case ToUser(user_id=user_id, data=data):
+                self.sockets.send_to(user_id, data)
+            case ToFollowers(node=node, tournament=tid, sender=sender, masked=lm, whole=lw):
+                if node != self.cluster.node:
+                    self.on_followers(tid, sender, frames.EncodedChat(lm, lw))
 
     def _on_frame(self, m: Frame) -> None:
         peer = self.sockets.conns.get(m.conn)
@@ -298,7 +311,7 @@ class ClusterLocator(TableLocator):
             return  # the socket has gone or moved on
         peer.frames_in += 1
         with contextlib.suppress(msgspec.DecodeError):
-            pk = _peek.decode(m.data)
+            pk = frames.peek(m.data)
             if pk.type in ("event", "snapshot", "catchup") and pk.version is not None:
                 peer.last_version = max(peer.last_version, pk.version)
             elif pk.type in ("ack", "error") and pk.id is not None:
@@ -328,12 +341,24 @@ class ClusterLocator(TableLocator):
                     rw = RemoteWatcher(self, key, m.user_id, m.user_name)
                     self.remote_watchers[key] = rw
                 self.sockets.set_mutes(m.user_id, m.mutes)
+                self.sockets.set_unfiltered(m.user_id, m.unfiltered)
                 actor.submit("join", rw, m.join, via_invite=m.via_invite, resync=m.resync)
             case Command():
                 rw = self.remote_watchers.get(key)
-                if rw is None:  # not attached here: the actor says so
-                    rw = RemoteWatcher(self, key)
+                if rw is None:
+                    self._lost_watcher(key, m)
+                    return
                 actor.submit("cmd", rw, m.command, t0=self.clock.monotonic())
+
+    def _lost_watcher(self, key: RemoteSocket, m: Command) -> None:
+        """A command from a socket the other process has attached here, but
+        this process let go of (a frame to it found nobody listening while
+        Redis restarted). Nothing is done; the command is answered
+        ``unavailable`` (the client tries again) and the socket is told to
+        re-attach (its catchup fills the gap)."""
+        e = CommandError("unavailable", "the table is changing servers: try again")
+        RemoteWatcher(self, key).send(frames.refusal(m.command.id, e, None))
+        self.cluster.post(m.node, Gone(table=m.table, node=self.cluster.node))
 
     # --------------------------------------------------------------- leases
 

@@ -30,6 +30,7 @@ __all__ = [
     "Matched",
     "Mute",
     "Replace",
+    "ToUser",
     "decode_batch",
     "encode_batch",
 ]
@@ -63,6 +64,8 @@ class JoinTable(_Message, tag="join", frozen=True):
     resync: bool = False
     mutes: list[str] = []
     """Whom the user has muted: the owner filters chat."""
+    unfiltered: bool = False
+    """Whether the user turned the chat filter off (``chat_filter``)."""
 
 
 class Command(_Message, tag="cmd", frozen=True):
@@ -107,14 +110,39 @@ class Replace(_Message, tag="replace", frozen=True):
 
 
 class Matched(_Message, tag="matched", frozen=True):
-    """To the process holding ``user_id``'s socket: the Ranked queue seated
-    them at ``table``."""
+    """To the process holding ``user_id``'s socket: the Ranked queue (or a
+    tournament's director, ``kind`` "tournament") seated them at ``table``."""
 
     user_id: str
     table: str
+    kind: str = "ranked"
 
 
-ClusterMessage = Frame | JoinTable | Command | Detach | Gone | Mute | Replace | Matched
+class ToUser(_Message, tag="to_user", frozen=True):
+    """To the process holding ``user_id``'s socket: send it this frame
+    (a ``notice``: a friend request, a table invite)."""
+
+    user_id: str
+    data: bytes
+
+
+class ToFollowers(_Message, tag="to_followers", frozen=True):
+    """To every process (``EVERYONE``): send this tournament chat line to the
+    tournament's followers there, but not to those who muted ``sender``.
+    ``node`` sent it and gave it to its own followers already."""
+
+    node: str
+    tournament: str
+    sender: str
+    masked: bytes
+    """The frame masked by the chat filter."""
+    whole: bytes
+    """The frame as said, for readers who turned the filter off."""
+
+
+ClusterMessage = (
+    Frame | JoinTable | Command | Detach | Gone | Mute | Replace | Matched | ToUser | ToFollowers
+)
 
 _encoder = msgspec.msgpack.Encoder()
 _batch_decoder = msgspec.msgpack.Decoder(list[msgspec.Raw])

@@ -97,6 +97,7 @@ PersonCommand = (
     | p.Bid
     | p.Play
     | p.Redeal
+    | p.Hint
     | p.Reclaim
     | p.Rematch
     | p.RematchBots
@@ -111,7 +112,7 @@ class Facts:
     rng: random.Random
     """Deals and the first dealer (``secrets.SystemRandom`` when serving)."""
     bot: str
-    """The server's bot: it fills seats and stands in for absent players."""
+    """The server's bot: what a host's ``add_bot`` seats without a level."""
     bots: Collection[str]
     """Every bot a host may add."""
     ratings: Ratings = field(default_factory=dict)
@@ -122,3 +123,5 @@ class Facts:
     """For ``sit``: the table the person already sits at, if any."""
     now_ms: int = 0
     """For ``rematch``: the wall clock (the offer's deadline)."""
+    substitute: str = "expert"
+    """The bot that stands in for a player who left or timed out."""

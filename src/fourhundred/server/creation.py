@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from fourhundred.engine import TURN_TIMERS, InvalidSettings, preset
-from fourhundred.store import Store, StoredEvent, TableRow, User
+from fourhundred.store import Store, StoredEvent, TableExists, TableRow, User
 
 from .clock import Clock
 from .config import ServerConfig
@@ -82,7 +82,7 @@ class NewTable:
 
 def new_table(spec: TableSpec, *, now_ms: int, node: str) -> NewTable:
     """A new table's first event, its model and its row (nothing stored)."""
-    table_id = secrets.token_urlsafe(8)
+    table_id = spec.table_id or secrets.token_urlsafe(8)
     invite = secrets.token_urlsafe(16) if spec.kind == "private" else None
     created = Created(
         table_kind=spec.kind,
@@ -94,6 +94,9 @@ def new_table(spec: TableSpec, *, now_ms: int, node: str) -> NewTable:
         seats=spec.seats,
         ready=spec.ready,
         bots=spec.bots,
+        hints=spec.hints,
+        tournament=spec.tournament,
+        start_by_ms=spec.start_by_ms,
     )
     model = TableModel(table_id, created, now_ms)
     row = TableRow(
@@ -108,6 +111,7 @@ def new_table(spec: TableSpec, *, now_ms: int, node: str) -> NewTable:
         created_ms=now_ms,
         updated_ms=now_ms,
         owner=node,
+        tournament=spec.tournament,
     )
     return NewTable(StoredEvent(1, *to_stored(created), now_ms), model, row)
 
@@ -147,9 +151,22 @@ class TableFactory:
             raise CommandError("conflict", f"you are seated at table {elsewhere}: leave it first")
 
     async def open_rematch(self, spec: TableSpec) -> tuple[str, str | None]:
-        """Store and start a rematch's table: its id and invite."""
-        row = await self.create(spec)
-        return row.id, row.invite
+        """Store and start a rematch's table: its id and invite. Its id is
+        derived from the old table's, so a second attempt (the server
+        stopped after making it but before the old table recorded it) finds
+        the table made the first time instead of making another."""
+        assert spec.table_id is not None
+        made = await self.store.get_table(spec.table_id)
+        if made is None:
+            try:
+                made = await self.create(spec)
+            except TableExists:  # another attempt made it just now
+                made = await self.store.get_table(spec.table_id)
+                if made is None:
+                    raise
+        else:
+            await self.locator.actor(made.id)
+        return made.id, made.invite
 
     async def create(self, spec: TableSpec) -> TableRow:
         """Store a new table made to ``spec`` and start it here."""

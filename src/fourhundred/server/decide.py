@@ -12,8 +12,7 @@ Commands are the client's table messages (:mod:`.protocol`) from a
 :class:`Person`, and the server's own (:class:`TurnTimeout`,
 :class:`BotMove`, :class:`Expire`, :class:`Start`, :class:`RematchTimeout`,
 :class:`RematchOpen`) from :data:`SERVER`. A rematch is judged in
-:mod:`.rematch`.
-"""
+:mod:`.rematch`, a tournament table's fixed seats in :mod:`.fixedseats`."""
 
 from __future__ import annotations
 
@@ -27,7 +26,6 @@ from fourhundred.engine import (
     TURN_TIMERS,
     Action,
     GameState,
-    HandSummary,
     IllegalAction,
     InvalidSettings,
     Phase,
@@ -42,6 +40,7 @@ from fourhundred.engine import (
 from . import events as ev
 from . import protocol as p
 from . import rematch
+from .botlevels import seat_bot
 from .commands import (
     SERVER,
     BotMove,
@@ -58,8 +57,11 @@ from .commands import (
 )
 from .errors import CommandError, from_engine
 from .events import By, Event, Player
+from .fixedseats import fixed_seats
+from .hinting import ask_hint
 from .results import charge, game_over
 from .room import TableModel
+from .sheet import hand_over
 
 __all__ = [
     "SERVER",
@@ -145,6 +147,7 @@ def _person(w: _Work, who: Person, cmd: PersonCommand, facts: Facts) -> None:
     if isinstance(cmd, p.Bid | p.Play | p.Redeal):
         _move(w, _mover(w.model, w.model.role_seat(who.user_id), cmd), _action(cmd), "player")
     else:
+        fixed_seats(w.model, cmd)
         _ROOM_COMMANDS[type(cmd)](w, who, cmd, facts)
 
 
@@ -259,7 +262,7 @@ def _leave(w: _Work, who: Person, _cmd: p.Leave, facts: Facts) -> None:
             humans = m.user_ids()
             w.add(ev.Host(user=humans[0]) if humans else ev.Closed(reason="left"))
     elif m.status == "playing":
-        bot = m.seats[seat].bot or facts.bot
+        bot = m.seats[seat].bot or facts.substitute
         w.add(ev.Substituted(seat=seat, user=who.user_id, bot=bot, reason="left"))
         rating = charge(w.model, seat, "left", facts.ratings)
         if rating is not None:
@@ -286,7 +289,8 @@ def _configure(w: _Work, who: Person, cmd: p.Configure, _facts: Facts) -> None:
             "bad_setting",
             f"timer must be one of {', '.join(map(str, TURN_TIMERS))} seconds, not {timer}",
         )
-    w.add(ev.Configured(preset=name, settings=settings.to_dict(), timer=timer))
+    hints = m.hints if cmd.hints is None else cmd.hints
+    w.add(ev.Configured(preset=name, settings=settings.to_dict(), timer=timer, hints=hints))
 
 
 def _add_bot(w: _Work, who: Person, cmd: p.AddBot, facts: Facts) -> None:
@@ -295,10 +299,7 @@ def _add_bot(w: _Work, who: Person, cmd: p.AddBot, facts: Facts) -> None:
     _need_waiting(m, "add a bot")
     if m.kind == "ranked":
         raise CommandError("not_allowed", "no bots at a Ranked table")
-    bot = cmd.bot or facts.bot
-    if bot not in facts.bots:
-        known = ", ".join(sorted(facts.bots))
-        raise CommandError("not_allowed", f"unknown bot {bot!r} (known: {known})")
+    bot = seat_bot(cmd.level, cmd.bot, facts.bot, facts.bots)
     if not m.seats[cmd.seat].empty:
         raise CommandError("not_allowed", f"seat {cmd.seat} is taken")
     w.add(ev.BotAdded(seat=cmd.seat, bot=bot))
@@ -327,6 +328,7 @@ _ROOM_COMMANDS: Final[dict[type[Any], Callable[[_Work, Person, Any, Facts], None
     p.AddBot: _add_bot,
     p.Remove: _remove,
     p.Reclaim: _reclaim,
+    p.Hint: ask_hint,
     p.Rematch: _rematch,
     p.RematchBots: _rematch,
 }
@@ -346,7 +348,8 @@ def _server(w: _Work, cmd: Command, facts: Facts) -> None:
             _move(w, seat, g.timeout_action(), by)
             s = w.model.seats[seat]
             if by == "timeout" and s.timeouts >= SUBSTITUTE_AFTER and s.user is not None:
-                w.add(ev.Substituted(seat=seat, user=s.user.id, bot=facts.bot, reason="timeouts"))
+                sub = facts.substitute
+                w.add(ev.Substituted(seat=seat, user=s.user.id, bot=sub, reason="timeouts"))
                 rating = charge(w.model, seat, "timeouts", facts.ratings)
                 if rating is not None:
                     w.add(rating)
@@ -405,25 +408,6 @@ def _maybe_start(w: _Work, facts: Facts) -> None:
     w.add(ev.Started(first_dealer=facts.rng.randrange(4), rated=rated))
 
 
-def hand_over(h: HandSummary) -> ev.HandOver:
-    """The score sheet's line for a finished hand."""
-    trick = h.last_trick()
-    last = None
-    if trick is not None:
-        last = ev.LastTrick(trick.leader, tuple(CARD_NAMES[c] for c in trick.cards), trick.winner)
-    return ev.HandOver(
-        hand_index=h.hand_index,
-        dealer=h.dealer,
-        bids=tuple(h.bids_by_seat),
-        tricks=tuple(h.tricks),
-        deltas=tuple(h.deltas),
-        scores=tuple(h.scores),
-        thrown_in=h.thrown_in,
-        redeal_request=h.redeal_request,
-        last_trick=last,
-    )
-
-
 def _settle(w: _Work, facts: Facts) -> None:
     """Add what follows from the moves: finished hands, the next deal, the
     end of the game."""
@@ -432,14 +416,14 @@ def _settle(w: _Work, facts: Facts) -> None:
     if m.status != "playing" or g is None:
         return
     while len(m.sheet) < len(g.history):
-        w.add(hand_over(g.history[len(m.sheet)]))
+        w.add(hand_over(g.history[len(m.sheet)], m.hints_used))
     if g.phase is Phase.DEAL:
         masks = deal_masks(facts.rng)
         cards = tuple(tuple(CARD_NAMES[c] for c in cards_of(h)) for h in masks)
         w.add(ev.Deal(hand_index=g.hand_index, dealer=g.dealer, cards=cards))
     if g.phase is Phase.OVER:
         w.add(game_over(m, "won", facts.ratings))
-    elif not any(s.user is not None and s.active for s in m.seats):
+    elif not any(s.user is not None and s.active for s in m.seats) and m.kind != "tournament":
         w.add(game_over(m, "abandoned", facts.ratings))
 
 

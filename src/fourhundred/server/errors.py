@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from fourhundred.engine import GameOver, IllegalAction, NotYourTurn, WrongPhase
 
-__all__ = ["CommandError", "from_engine"]
+__all__ = ["CommandError", "from_engine", "unavailable"]
 
 
 class CommandError(Exception):
@@ -19,6 +19,11 @@ class CommandError(Exception):
 
     def __repr__(self) -> str:
         return f"CommandError({self.code!r}, {self.message!r})"
+
+
+def unavailable(what: str) -> CommandError:
+    """The refusal while ``what`` (a cluster, a queue) cannot be reached."""
+    return CommandError("unavailable", f"the server cannot reach {what}: try again in a moment")
 
 
 def from_engine(e: IllegalAction) -> CommandError:

@@ -39,6 +39,7 @@ __all__ = [
     "Event",
     "GameOver",
     "HandOver",
+    "HintUsed",
     "Host",
     "LastTrick",
     "Left",
@@ -64,7 +65,7 @@ __all__ = [
     "to_stored",
 ]
 
-TableKind = Literal["private", "casual", "ranked"]
+TableKind = Literal["private", "casual", "ranked", "tournament"]
 By = Literal["player", "timeout", "bot"]
 """Who made a move: the seated person, the turn timer, or a bot."""
 
@@ -125,6 +126,13 @@ class Created(TableEvent, frozen=True, tag="created"):
     bots: tuple[str | None, ...] | None = None
     """Bots seated from the start (a rematch's), by seat; absent before
     rematches existed."""
+    hints: bool = False
+    """Hints allowed from the start (a rematch of a table that had them)."""
+    tournament: str | None = None
+    """A tournament table: the tournament whose match this is."""
+    start_by_ms: int | None = None
+    """A tournament table: closed at this time if the game has not started
+    (its director then declares the absent team's forfeit)."""
 
     PRIVATE: ClassVar[frozenset[str]] = frozenset({"invite"})
 
@@ -148,6 +156,8 @@ class Configured(TableEvent, frozen=True, tag="configured"):
     preset: str
     settings: dict[str, Any]
     timer: int
+    hints: bool = False
+    """Whether a seated player may ask for a hint (absent before hints)."""
 
 
 class Moved(TableEvent, frozen=True, tag="moved"):
@@ -219,6 +229,18 @@ class HandOver(TableEvent, frozen=True, tag="hand_over"):
     thrown_in: bool
     redeal_request: int | None
     last_trick: LastTrick | None
+    hinted: tuple[int, ...] = ()
+    """The seats that asked for a hint during this hand (the score sheet's
+    mark; absent before hints)."""
+
+
+class HintUsed(TableEvent, frozen=True, tag="hint_used"):
+    """A seated player asked what the expert would do (the first time in
+    this hand: later hints in the same hand add nothing). The hint itself
+    went to that player alone."""
+
+    seat: int
+    hand_index: int
 
 
 class Substituted(TableEvent, frozen=True, tag="substituted"):
@@ -278,9 +300,11 @@ class RematchEnded(TableEvent, frozen=True, tag="rematch_ended"):
 
 
 class RematchWithBots(TableEvent, frozen=True, tag="rematch_with_bots"):
-    """An accepter chose to open the rematch with bots in the other seats."""
+    """An accepter chose to open the rematch without the seats that did not
+    accept: bots in them (``bots``), or left open to fill (``open``)."""
 
     seat: int
+    fill: Literal["bots", "open"] = "bots"
 
 
 class RematchOpened(TableEvent, frozen=True, tag="rematch_opened"):
@@ -311,6 +335,7 @@ Event = (
     | Play
     | Redeal
     | HandOver
+    | HintUsed
     | Substituted
     | Reclaimed
     | Rating

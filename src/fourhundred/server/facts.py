@@ -25,10 +25,13 @@ _RNG: Final = secrets.SystemRandom()
 
 
 class FactSource:
-    __slots__ = ("_bot", "_bots", "_clock", "_known", "_log", "_plain", "ratings")
+    __slots__ = ("_bot", "_bots", "_clock", "_known", "_log", "_plain", "_sub", "ratings")
 
-    def __init__(self, log: TableLog, bot: str, bots: Collection[str], clock: Clock) -> None:
+    def __init__(
+        self, log: TableLog, bot: str, bots: Collection[str], clock: Clock, substitute: str
+    ) -> None:
         self._log = log
+        self._sub = substitute
         self._clock = clock
         self._bot = bot
         self._bots = bots
@@ -36,7 +39,9 @@ class FactSource:
         """(mu, sigma) of the people seated, fetched when first needed."""
         self._known: set[str] = set()
         """Users already looked up (with a rating, or not in the store)."""
-        self._plain = Facts(rng=_RNG, bot=bot, bots=bots, ratings=self.ratings)
+        self._plain = Facts(
+            rng=_RNG, bot=bot, bots=bots, ratings=self.ratings, substitute=substitute
+        )
         """The facts of every command but ``sit`` (the ratings dict is live)."""
 
     async def facts(self, m: TableModel, who: Person | Server, cmd: Command) -> Facts:
@@ -64,4 +69,5 @@ class FactSource:
             ratings=self.ratings,
             sitter=Player(id=who.user_id, name=who.name, guest=guest, rating=rating),
             elsewhere=elsewhere,
+            substitute=self._sub,
         )

@@ -15,7 +15,7 @@ b'{"type":"error","id":null,"code":"bad_json","message":"not valid JSON","versio
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import TYPE_CHECKING, Any, Final
+from typing import TYPE_CHECKING, Any, Final, NamedTuple
 
 import msgspec
 
@@ -34,16 +34,26 @@ __all__ = [
     "Ack",
     "ChatFrame",
     "Closing",
+    "Collector",
+    "EncodedChat",
     "Error",
     "EventFrame",
     "Hello",
+    "HintFrame",
     "Matched",
+    "Notice",
+    "Peek",
     "Pong",
     "Presence",
+    "StandingChanged",
     "Sync",
+    "TournamentChat",
+    "TournamentFrame",
+    "UserFrame",
     "chat_entry",
     "encode",
     "error",
+    "peek",
     "raw",
     "sync",
 ]
@@ -94,17 +104,84 @@ class Presence(_Frame, tag="presence"):
     connected: bool
 
 
-class ChatFrame(_Frame, tag="chat"):
+class ChatFrame(_Frame, tag="chat", omit_defaults=True):
+    """A chat line: ``text`` masked by the chat filter; ``raw`` the line as
+    said, only where masking changed it and only to readers who turned the
+    filter off."""
+
     table: str
     channel: str
     from_: dict[str, str] = msgspec.field(name="from")
-    text: str = ""
-    at_ms: int = 0
+    text: str
+    at_ms: int
+    raw: str | None = None
+
+
+class StandingChanged(_Frame, tag="standing"):
+    """A moderator just penalised this user (``kind``): read the standing
+    again (``GET /api/me/standing``) and tell them."""
+
+    kind: str
 
 
 class Matched(_Frame, tag="matched"):
     table: str
     kind: str = "ranked"
+
+
+class Notice(_Frame, tag="notice"):
+    """Something for the user outside any table (docs/protocol.md,
+    "Friends and invites"): ``friend_request``, ``friend_accepted`` or
+    ``table_invite`` (with the table, and a Private table's invite code)."""
+
+    notice: str
+    from_: dict[str, str] = msgspec.field(name="from")
+    table: str | None = None
+    invite: str | None = None
+
+
+UserFrame = Matched | Notice | StandingChanged
+"""The frames sent to a user wherever their socket is (``notify_user``)."""
+
+
+class HintFrame(_Frame, tag="hint"):
+    """The expert's suggestion, to the player who asked alone (``hint``)."""
+
+    id: CommandId
+    table: str
+    version: int
+    """The position it is for: the table's version once the hint was marked."""
+    seat: int
+    action: str
+    """``"bid 4"``, ``"redeal"`` or a card like ``"QD"``."""
+    reason: str
+    chance: float | None
+    values: list[tuple[str, float]]
+
+
+class TournamentFrame(_Frame, tag="tournament"):
+    """A followed tournament changed: its whole DETAIL."""
+
+    tournament: msgspec.Raw
+
+
+class EncodedChat(NamedTuple):
+    """A chat line encoded twice: masked by the chat filter, and as said
+    (the same bytes when the filter changed nothing)."""
+
+    masked: bytes
+    whole: bytes
+
+
+class TournamentChat(_Frame, tag="tournament_chat", omit_defaults=True):
+    """A line of a followed tournament's chat: ``text`` masked by the chat
+    filter, ``raw`` as for :class:`ChatFrame`."""
+
+    tournament: str
+    from_: dict[str, str] = msgspec.field(name="from")
+    text: str = ""
+    at_ms: int = 0
+    raw: str | None = None
 
 
 class EventFrame(_Frame, tag="event"):
@@ -141,6 +218,23 @@ NULL: Final = msgspec.Raw(b"null")
 
 def encode(frame: msgspec.Struct) -> bytes:
     return _encoder.encode(frame)
+
+
+class Peek(msgspec.Struct):
+    """What a process forwarding a frame needs of it (``peek``)."""
+
+    type: str
+    version: int | None = None
+    id: int | str | None = None
+
+
+_peek = msgspec.json.Decoder(Peek)
+
+
+def peek(data: bytes) -> Peek:
+    """The type, version and command id of an encoded frame, the rest left
+    undecoded (``msgspec.DecodeError`` when it is not a frame)."""
+    return _peek.decode(data)
 
 
 def raw(value: Any) -> msgspec.Raw:
@@ -253,6 +347,26 @@ class Step:
                 clock=clock,
             )
         )
+
+
+class Collector:
+    """What a command's events will look like to each watcher, gathered as
+    ``decide`` makes them (each with the table right after it): sent only
+    once the events are stored."""
+
+    __slots__ = ("publics", "steps", "users")
+
+    def __init__(self, users: list[str]) -> None:
+        self.users = users
+        self.steps: list[Step] = []
+        self.publics: list[msgspec.Raw] = []
+
+    def observe(self, m: TableModel, e: Event) -> None:
+        public = msgspec.Raw(e.public_json())
+        self.publics.append(public)
+        if self.users:
+            last = self.steps[-1] if self.steps else None
+            self.steps.append(Step(m, e, public, self.users, last))
 
 
 def sync(

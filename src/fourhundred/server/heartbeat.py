@@ -1,6 +1,6 @@
 """The process's heartbeat (a row the next owner of its tables reads to
 know when it stopped) and the hourly purge of expired sessions and of
-long-silent processes' heartbeats."""
+long-silent processes' heartbeats, and of chat lines past the chat log's keep."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import random
 from collections.abc import Callable
 from typing import Final
 
-from fourhundred.store import Store
+from fourhundred.store import CHAT_KEEP_MS, Store
 
 from .clock import Clock
 from .logs import get_logger
@@ -53,12 +53,18 @@ class Heartbeat:
                 await self.purge()
 
     async def purge(self) -> None:
-        """Delete expired sessions and long-silent processes' heartbeats."""
+        """Delete expired sessions, long-silent processes' heartbeats,
+        invites to tables that no longer wait and chat lines older than the
+        chat log keeps (docs/moderation.md, "Chat log")."""
         now = self.clock.now_ms()
         try:
             sessions, beats = await self.store.purge(now, now - HEARTBEAT_KEEP_MS)
+            invites = await self.store.social.purge_invites()
+            chat = await self.store.moderation.purge_chat(now - CHAT_KEEP_MS)
         except Exception as e:
             log.warning("purge_failed", error=repr(e))
             return
-        if sessions or beats:
-            log.info("purged", sessions=sessions, heartbeats=beats)
+        if sessions or beats or invites or chat:
+            log.info(
+                "purged", sessions=sessions, heartbeats=beats, invites=invites, chat_lines=chat
+            )

@@ -6,7 +6,10 @@
 - :class:`~.ranked.Ranked` over a :class:`~.ranked_queue.RankedQueue`
   (in memory, or in Redis for a cluster);
 - :class:`~.creation.TableFactory`: new tables;
-- :class:`~.heartbeat.Heartbeat`.
+- :class:`~.friends.Friends`: friends, blocks and table invites;
+- :class:`~.heartbeat.Heartbeat`;
+- :class:`~.fairplay.FairPlaySweeper`: finished games' fair-play checks
+  (unless ``--fair-play off``).
 
 Tables are loaded on demand from their stored event log, and every
 unfinished table is rebuilt when the process starts (see ``locator``).
@@ -20,20 +23,31 @@ from typing import Any
 
 from fourhundred.store import Store, TableRow, User
 
+from . import frames
 from . import protocol as p
 from .botpool import BotRunner
+from .chatfilter import ChatFilter
+from .chatlog import ChatLog
 from .clock import Clock
 from .cluster_locator import ClusterLocator
+from .competitions.director import DirectorDeps
+from .competitions.directors import ClusterLeases, Directors, Leases, LocalLeases
+from .competitions.system import load_schedule, schedule_once
 from .config import ServerConfig
 from .creation import TableFactory
 from .errors import CommandError
+from .fairplay import FairPlaySweeper
+from .following import Followers
+from .friends import Friends
 from .heartbeat import Heartbeat
+from .limits import Limits
 from .locator import LocalLocator, LocatorDeps, TableLocator
 from .logs import get_logger
 from .metrics import Metrics
 from .ranked import Ranked
 from .ranked_queue import MemoryQueue, RankedQueue, RedisQueue
 from .sockets import Peer, Sockets
+from .standing import Standings
 from .table import TableActor
 
 __all__ = ["Hub"]
@@ -65,18 +79,44 @@ class Hub:
         )
         locator: TableLocator
         queue: RankedQueue
+        leases: Leases
         if config.redis_url:
             cluster = ClusterLocator(deps)
             queue = RedisQueue(cluster.cluster.redis, config.redis_prefix, config.node, clock)
             locator = cluster
+            leases = ClusterLeases(cluster.cluster)
         else:
             locator = LocalLocator(deps)
             queue = MemoryQueue(clock)
+            leases = LocalLeases()
         self.locator = locator
         self.tables = TableFactory(store, config, clock, locator)
         locator.deps.open_table = self.tables.open_rematch
+        self.chat_log = ChatLog(store.moderation)
+        locator.deps.chat_filter = ChatFilter.from_option(config.chat_filter)
+        locator.deps.unfiltered = self.sockets.is_unfiltered
+        locator.deps.chat_log = self.chat_log.add
         self.ranked = Ranked(queue, store, config, self.tables, locator.notify_user)
+        self.limits = Limits(config, clock)
+        """The abuse limits' buckets (``app.state.limits`` too)."""
+        self.friends = Friends(store, clock, locator, self.sockets, self.limits)
+        self.standings = Standings(store.moderation, clock)
+        self.directors = Directors(
+            DirectorDeps(store, clock, config, self.tables.create, locator.notify_user), leases
+        )
+        self.followers = Followers(
+            self.directors,
+            clock,
+            self.sockets,
+            locator.deps.chat_filter.mask,
+            locator.share_followers,
+        )
+        locator.on_followers = self.followers.deliver
+        if config.tournaments_file is not None:
+            entries = load_schedule(config.tournaments_file, clock.now_ms())
+            self.directors.schedule = lambda: schedule_once(self.directors, entries)
         self.heartbeat = Heartbeat(store, config.node, clock, on_beat=locator.update_gauges)
+        self.fair_play = FairPlaySweeper(store, clock, config)
         self._tasks: list[asyncio.Task[None]] = []
 
     # ------------------------------------------------------------ lifecycle
@@ -85,10 +125,13 @@ class Hub:
         """Take up this process's tables and start the background tasks."""
         await self.heartbeat.beat()
         await self.locator.start()
+        await self.directors.start()
         self._tasks = [
             asyncio.create_task(self.heartbeat.run(), name="heartbeat"),
             asyncio.create_task(self._matchmaking(), name="matchmaking"),
         ]
+        if self.fair_play.mode != "off":
+            self._tasks.append(asyncio.create_task(self.fair_play.run(), name="fair-play"))
 
     async def stop(self) -> None:
         self.locator.stopping = True
@@ -98,7 +141,10 @@ class Hub:
             with contextlib.suppress(asyncio.CancelledError):
                 await t
         self.sockets.close_all(1001, "shutdown", "the server is restarting: reconnect in a moment")
+        await self.directors.stop()
         await self.locator.stop()
+        await self.chat_log.flush()
+        self.fair_play.close()
 
     async def _matchmaking(self) -> None:
         while True:
@@ -136,6 +182,26 @@ class Hub:
 
     def unregister(self, peer: Peer) -> None:
         self.sockets.unregister(peer)
+        self.locator.user_disconnected(peer)
+        self.followers.drop(peer)
+
+    async def tell_waiting_match(self, user_id: str) -> None:
+        """A player who connects while their tournament match waits for them
+        is sent its ``matched`` again: the director's was sent while they
+        were away (a reconnect, a server restart)."""
+        try:
+            table_id = await self.store.seated_table(user_id)
+            row = None if table_id is None else await self.store.get_table(table_id)
+        except Exception as e:  # the socket works without it
+            log.warning("waiting_match_unknown", user=user_id, error=repr(e))
+            return
+        if row is not None and row.kind == "tournament" and row.status == "waiting":
+            self.sockets.notify(user_id, frames.Matched(table=row.id, kind="tournament"))
+
+    async def load_blocks(self, user: User) -> None:
+        """A block is a mute that lasts: load the user's when a socket opens."""
+        if not user.guest:
+            self.sockets.set_blocks(user.id, await self.store.social.blocked_ids(user.id))
 
     async def join(self, peer: Peer, msg: p.Join) -> None:
         """Attach ``peer`` to a table (answered by the table's actor)."""
@@ -167,7 +233,9 @@ class Hub:
     def mute(self, user_id: str, other: str, muted: bool, peer: Peer | None = None) -> None:
         self.sockets.mute(user_id, other, muted)
         if peer is not None:
-            self.locator.muted(peer, other, muted)
+            # Unmuting a blocked player leaves them muted (a block lasts).
+            blocked = other in self.sockets.blocks.get(user_id, ())
+            self.locator.muted(peer, other, muted or blocked)
 
     # ---------------------------------------------------------- the queue
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import asyncio
 from abc import ABC, abstractmethod
-from collections.abc import Coroutine, Sequence
+from collections.abc import Callable, Collection, Coroutine, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -73,6 +73,9 @@ class TableLocator(ABC):
         self._rerouting: set[str] = set()
         self._background: set[asyncio.Task[Any]] = set()
         self.stopping = False
+        self.on_followers: Callable[[str, str, frames.EncodedChat], None] = lambda _t, _s, _d: None
+        """Give a tournament chat line (tournament, sender, frame) to the
+        tournament's followers on this process (set by ``Followers``)."""
         self.deps = TableDeps(
             log=parts.store,
             clock=parts.clock,
@@ -115,8 +118,21 @@ class TableLocator(ABC):
         already); the table's owner filters chat, so it must know too."""
 
     @abstractmethod
-    async def notify_user(self, user_id: str, message: frames.Matched) -> None:
+    def user_disconnected(self, peer: Peer) -> None:
+        """``peer`` closed (if it was its user's socket, they are offline)."""
+
+    @abstractmethod
+    async def notify_user(self, user_id: str, message: frames.UserFrame) -> None:
         """Send ``message`` to the user's socket, wherever it is."""
+
+    @abstractmethod
+    def share_followers(self, tournament: str, sender: str, line: frames.EncodedChat) -> None:
+        """A tournament chat line given to this process's followers: give
+        it to the followers on every other process too."""
+
+    @abstractmethod
+    async def online(self, user_ids: Collection[str]) -> set[str]:
+        """Which of ``user_ids`` have a socket open (on any process)."""
 
     @abstractmethod
     def unhealthy(self) -> str | None:
@@ -287,8 +303,17 @@ class LocalLocator(TableLocator):
     def muted(self, peer: Peer, other: str, muted: bool) -> None:
         return None  # the actor reads the sockets registry's mutes
 
-    async def notify_user(self, user_id: str, message: frames.Matched) -> None:
+    def user_disconnected(self, peer: Peer) -> None:
+        return None  # the sockets registry is the whole truth here
+
+    async def notify_user(self, user_id: str, message: frames.UserFrame) -> None:
         self.sockets.notify(user_id, message)
+
+    def share_followers(self, tournament: str, sender: str, line: frames.EncodedChat) -> None:
+        return None  # no other process
+
+    async def online(self, user_ids: Collection[str]) -> set[str]:
+        return {u for u in user_ids if u in self.sockets.peers}
 
     def unhealthy(self) -> str | None:
         return None

@@ -43,6 +43,15 @@ class Metrics:
             buckets=_LATENCY_BUCKETS,
             registry=r,
         )
+        self.bot_fallbacks = Counter(
+            "fourhundred_bot_fallbacks",
+            "Bot decisions made by a lower level because the bot pool could not keep up",
+            ["bot", "to", "reason"],
+            registry=r,
+        )
+        self.hints = Counter(
+            "fourhundred_hints", "Hints asked for, by outcome", ["outcome"], registry=r
+        )
         self.ws_errors = Counter(
             "fourhundred_ws_errors", "Error frames sent, by code", ["code"], registry=r
         )

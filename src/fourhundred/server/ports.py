@@ -7,12 +7,13 @@ another process."""
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Collection, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Literal, Protocol
 
-from fourhundred.store import Commit, User
+from fourhundred.store import ChatLine, Commit, User
 
 from .botpool import BotRunner
+from .chatfilter import ChatFilter
 from .clock import Clock
 from .config import ServerConfig
 from .metrics import Metrics
@@ -68,3 +69,9 @@ class TableDeps:
     on_stop: Callable[[TableActor], None] = lambda _actor: None
     open_table: OpenTable = _no_tables
     """Makes a rematch's table (set by the hub)."""
+    chat_filter: ChatFilter = field(default_factory=lambda: ChatFilter(()))
+    """Masks chat (docs/moderation.md, "Chat filter")."""
+    unfiltered: Callable[[str], bool] = lambda _user: False
+    """Whether a user turned the chat filter off for themselves."""
+    chat_log: Callable[[ChatLine], None] = lambda _line: None
+    """Keeps a chat line for moderators (the store's chat log)."""

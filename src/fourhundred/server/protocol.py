@@ -15,7 +15,7 @@ fourhundred.server.errors.CommandError: Expected `int`, got `float` - at `$.bid`
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Final
+from typing import Annotated, Any, Final, Literal
 
 import msgspec
 
@@ -26,8 +26,11 @@ __all__ = [
     "AddBot",
     "Bid",
     "Chat",
+    "ChatFilterSetting",
     "ClientMessage",
     "Configure",
+    "Follow",
+    "Hint",
     "Join",
     "Leave",
     "Move",
@@ -41,6 +44,7 @@ __all__ = [
     "RematchBots",
     "Remove",
     "Sit",
+    "TournamentChat",
     "decode",
     "frame_id",
 ]
@@ -84,6 +88,7 @@ class Configure(_Message, tag="configure"):
     preset: ShortStr | None = None
     settings: dict[ShortStr, Any] | None = None
     timer: int | None = None
+    hints: bool | None = None
 
 
 class Move(_Message, tag="move"):
@@ -93,6 +98,7 @@ class Move(_Message, tag="move"):
 
 class AddBot(_Message, tag="add_bot"):
     seat: SeatNo
+    level: ShortStr | None = None
     bot: ShortStr | None = None
 
 
@@ -117,6 +123,10 @@ class Redeal(_Message, tag="redeal"):
     version: Version | None = None
 
 
+class Hint(_Message, tag="hint"):
+    pass
+
+
 class Reclaim(_Message, tag="reclaim"):
     pass
 
@@ -126,7 +136,9 @@ class Rematch(_Message, tag="rematch"):
 
 
 class RematchBots(_Message, tag="rematch_bots"):
-    pass
+    fill: Literal["bots", "open"] = "bots"
+    """``open``: leave the seats that did not accept open (a waiting room:
+    invite a friend to them) instead of seating bots."""
 
 
 class Chat(_Message, tag="chat"):
@@ -136,6 +148,25 @@ class Chat(_Message, tag="chat"):
 class Mute(_Message, tag="mute"):
     user: ShortStr
     muted: bool
+
+
+class ChatFilterSetting(_Message, tag="chat_filter"):
+    """Turn the chat filter off (or on again) for oneself."""
+
+    off: bool
+
+
+class Follow(_Message, tag="follow"):
+    """Receive ``tournament`` frames for this tournament (None: for none);
+    a private one needs its ``invite`` unless one is in it."""
+
+    tournament: ShortStr | None
+    invite: ShortStr | None = None
+
+
+class TournamentChat(_Message, tag="tournament_chat"):
+    tournament: ShortStr
+    text: Annotated[str, msgspec.Meta(max_length=4 * MAX_CHAT)]
 
 
 class Ping(_Message, tag="ping"):
@@ -154,11 +185,15 @@ ClientMessage = (
     | Bid
     | Play
     | Redeal
+    | Hint
     | Reclaim
     | Rematch
     | RematchBots
     | Chat
     | Mute
+    | ChatFilterSetting
+    | Follow
+    | TournamentChat
     | Ping
 )
 

@@ -25,7 +25,7 @@ __all__ = ["Ranked"]
 
 log = get_logger("fourhundred.hub")
 
-Notify = Callable[[str, frames.Matched], Awaitable[None]]
+Notify = Callable[[str, frames.UserFrame], Awaitable[None]]
 
 
 class Ranked:

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any, Final, Protocol
 import msgspec
 
 from .clock import Clock
-from .errors import CommandError
+from .errors import CommandError, unavailable
 from .logs import get_logger
 from .matchmaking import QueueEntry
 
@@ -33,7 +33,7 @@ MATCHMAKER_LOCK_MS: Final = 10_000
 
 
 def queue_unavailable() -> CommandError:
-    return CommandError("unavailable", "the Ranked queue cannot be reached: try again in a moment")
+    return unavailable("the Ranked queue")
 
 
 class RankedQueue(Protocol):

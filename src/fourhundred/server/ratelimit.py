@@ -32,6 +32,18 @@ class TokenBucket:
             return True
         return False
 
+    def ready(self, now: float, cost: float = 1.0) -> bool:
+        """Whether ``take`` would spend ``cost`` now (nothing is spent).
+
+        >>> b = TokenBucket(rate=1.0, burst=1, now=0.0)
+        >>> [b.ready(0.0), b.ready(0.0), b.take(0.0), b.ready(0.5)]
+        [True, True, True, False]
+        """
+        elapsed = max(0.0, now - self._last)
+        self._last = now
+        self._tokens = min(self.burst, self._tokens + elapsed * self.rate)
+        return self._tokens >= cost
+
     def retry_after(self, cost: float = 1.0) -> float:
         """Seconds until ``cost`` tokens are there (from the last ``take``)."""
         return max(0.0, (cost - self._tokens) / self.rate)

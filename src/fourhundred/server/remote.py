@@ -51,6 +51,7 @@ class RemoteTable:
                 via_invite=bool(kw.get("via_invite")),
                 resync=resync,
                 mutes=sorted(loc.sockets.muted_by(peer.user_id)),
+                unfiltered=loc.sockets.is_unfiltered(peer.user_id),
             )
             if resync:
                 self._await_resync(peer)

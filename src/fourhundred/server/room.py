@@ -28,14 +28,15 @@ from fourhundred.store import StoredEvent
 
 from . import events as ev
 from . import rematch
+from .botlevels import bot_level
 from .events import Event, HandOver, LastTrick, Player, TableKind
 
 __all__ = ["KINDS", "SeatState", "Status", "TableModel", "rebuild"]
 
-KINDS: Final[tuple[TableKind, ...]] = ("private", "casual", "ranked")
+KINDS: Final[tuple[TableKind, ...]] = ("private", "casual", "ranked", "tournament")
 
-GameEvent = ev.Deal | ev.Bid | ev.Play | ev.Redeal | ev.HandOver
-GAME_EVENTS: Final = (ev.Deal, ev.Bid, ev.Play, ev.Redeal, ev.HandOver)
+GameEvent = ev.Deal | ev.Bid | ev.Play | ev.Redeal | ev.HandOver | ev.HintUsed
+GAME_EVENTS: Final = (ev.Deal, ev.Bid, ev.Play, ev.Redeal, ev.HandOver, ev.HintUsed)
 SeatEvent = (
     ev.Seated | ev.Left | ev.Removed | ev.Ready | ev.Moved | ev.BotAdded | ev.Substituted
     | ev.Reclaimed
@@ -79,6 +80,8 @@ class TableModel:
         "charged",
         "created_ms",
         "game",
+        "hints",
+        "hints_used",
         "host",
         "id",
         "invite",
@@ -91,20 +94,28 @@ class TableModel:
         "seats",
         "settings",
         "sheet",
+        "start_by_ms",
         "status",
         "timer",
+        "tournament",
         "version",
     )
 
     def __init__(self, table_id: str, created: ev.Created, created_ms: int) -> None:
         self.id = table_id
         self.kind: TableKind = created.table_kind
+        self.tournament = created.tournament
+        self.start_by_ms = created.start_by_ms
         self.invite = created.invite
         self.created_ms = created_ms
         self.host = created.host
         self.preset = created.preset
         self.settings = Settings.from_dict(created.settings)
         self.timer = created.timer
+        self.hints = created.hints and created.table_kind != "ranked"
+        """Whether seated players may ask for hints (never at Ranked tables)."""
+        self.hints_used: set[tuple[int, int]] = set()
+        """(hand index, seat) of each hand where that seat asked for a hint."""
         self.status: Status = "waiting"
         self.seats = [SeatState() for _ in range(4)]
         for seat, (player, ready) in enumerate(zip(created.seats, created.ready, strict=True)):
@@ -129,10 +140,12 @@ class TableModel:
         # Spelled out: every command copies the table, and this is the
         # fastest way to copy a class with slots.
         new.id, new.kind, new.invite = self.id, self.kind, self.invite
+        new.tournament, new.start_by_ms = self.tournament, self.start_by_ms
         new.created_ms, new.host, new.preset = self.created_ms, self.host, self.preset
         new.settings, new.timer, new.status = self.settings, self.timer, self.status
         new.version, new.rated, new.result = self.version, self.rated, self.result
-        new.last_trick = self.last_trick
+        new.last_trick, new.hints = self.last_trick, self.hints
+        new.hints_used = set(self.hints_used)
         new.seats = [replace(s) for s in self.seats]
         new.game = None if self.game is None else self.game.clone()
         new.sheet = list(self.sheet)
@@ -197,12 +210,14 @@ class TableModel:
             "settings": self.settings.to_dict(),
             "changes": self.settings.differences(preset(self.preset)),
             "timer": self.timer,
+            "hints": self.hints,
             "seats": [
                 {
                     "seat": i,
                     "team": team_of(i),
                     "user": None if s.user is None else _player_dict(s.user),
                     "bot": s.bot,
+                    **bot_level(s.bot),
                     "substitute": s.substitute,
                     "ready": s.ready or (s.bot is not None and not s.substitute),
                     "connected": (s.bot is not None and s.user is None) or i in connected,
@@ -248,6 +263,8 @@ class TableModel:
                 self._game().apply(REDEAL, seat)
             case ev.HandOver():
                 self.sheet.append(event)
+            case ev.HintUsed(seat=seat, hand_index=hand):
+                self.hints_used.add((hand, seat))
 
     def _apply_seat(self, event: SeatEvent) -> None:
         """Who sits where, and how."""
@@ -284,6 +301,7 @@ class TableModel:
                 self.preset = event.preset
                 self.settings = Settings.from_dict(event.settings)
                 self.timer = event.timer
+                self.hints = event.hints
                 for s in self.seats:
                     s.ready = False
             case ev.Host(user=user):

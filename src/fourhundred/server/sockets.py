@@ -76,6 +76,10 @@ class Sockets:
         self.attached: dict[str, set[Peer]] = {}
         """Sockets by the table they are attached to."""
         self.mutes: dict[str, set[str]] = {}
+        self.blocks: dict[str, set[str]] = {}
+        """Whom each user blocked (docs/protocol.md, "Friends and invites"):
+        a mute that ``mute`` cannot lift, loaded when their socket opens."""
+        self.unfiltered: set[str] = set()
 
     def register(self, peer: Peer) -> None:
         """A new socket for ``peer.user_id``; an older one here is closed."""
@@ -120,11 +124,15 @@ class Sockets:
         """The sockets attached to ``table_id``."""
         return [peer for peer in self.attached.get(table_id, ()) if peer.table_id == table_id]
 
-    def notify(self, user_id: str, message: frames.Matched) -> None:
+    def notify(self, user_id: str, message: frames.UserFrame) -> None:
         """Send ``message`` to the user's socket, if it is here."""
+        self.send_to(user_id, frames.encode(message))
+
+    def send_to(self, user_id: str, data: bytes) -> None:
+        """Send an encoded frame to the user's socket, if it is here."""
         peer = self.peers.get(user_id)
         if peer is not None:
-            peer.send(frames.encode(message))
+            peer.send(data)
 
     def replace_conn(self, user_id: str, conn: str) -> None:
         """Close socket ``conn`` if it is still ``user_id``'s."""
@@ -142,8 +150,34 @@ class Sockets:
     def set_mutes(self, user_id: str, others: Collection[str]) -> None:
         self.mutes[user_id] = set(others)
 
+    def set_blocks(self, user_id: str, others: Collection[str]) -> None:
+        if others:
+            self.blocks[user_id] = set(others)
+        else:
+            self.blocks.pop(user_id, None)
+
+    def block(self, user_id: str, other: str, blocked: bool) -> None:
+        s = self.blocks.setdefault(user_id, set())
+        if blocked:
+            s.add(other)
+        else:
+            s.discard(other)
+
+    def set_unfiltered(self, user_id: str, off: bool) -> None:
+        """Whether ``user_id`` reads chat unmasked (their ``chat_filter``)."""
+        if off:
+            self.unfiltered.add(user_id)
+        else:
+            self.unfiltered.discard(user_id)
+
+    def is_unfiltered(self, user_id: str) -> bool:
+        return user_id in self.unfiltered
+
     def muted_by(self, user_id: str) -> Collection[str]:
-        """Whom ``user_id`` has muted."""
+        """Whom ``user_id`` has muted or blocked."""
+        blocked = self.blocks.get(user_id)
+        if blocked:
+            return self.mutes.get(user_id, set()) | blocked
         return self.mutes.get(user_id, ())
 
     def close_all(self, code: int, reason: str, message: str) -> None:

@@ -23,8 +23,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-import msgspec
-
 from fourhundred.bots import BOTS
 from fourhundred.engine import Action, View, view_for
 from fourhundred.store import StoredEvent, VersionConflict
@@ -33,12 +31,15 @@ from . import frames
 from . import protocol as p
 from .botpool import bot_turn
 from .catchup import EventBuffer
-from .chat import ChatRoom
+from .chatcast import ChatCast
 from .commands import SERVER, BotMove, Command, Expire, Person, Server, Start, TurnTimeout
 from .decide import decide_into
 from .errors import CommandError
 from .events import Event
 from .facts import FactSource
+from .fixedseats import expiry_s
+from .hintdesk import HintDesk
+from .hinting import hint_seat
 from .logs import get_logger
 from .persist import Stamp, commit_for, deadline_after
 from .ports import MailKind, TableDeps, TableLog, Watcher
@@ -63,26 +64,6 @@ class _Mail:
     resync: bool = False
     """A join the server made for a socket whose table moved to this
     process: answered by ``snapshot``/``catchup`` alone (no ``ack``)."""
-
-
-class _Frames:
-    """What a command's events will look like to each watcher, gathered as
-    ``decide`` makes them (each with the table right after it): sent only
-    once the events are stored."""
-
-    __slots__ = ("publics", "steps", "users")
-
-    def __init__(self, users: list[str]) -> None:
-        self.users = users
-        self.steps: list[frames.Step] = []
-        self.publics: list[msgspec.Raw] = []
-
-    def observe(self, m: TableModel, e: Event) -> None:
-        public = msgspec.Raw(e.public_json())
-        self.publics.append(public)
-        if self.users:
-            last = self.steps[-1] if self.steps else None
-            self.steps.append(frames.Step(m, e, public, self.users, last))
 
 
 class TableActor:
@@ -110,8 +91,10 @@ class TableActor:
         self._bot_task: asyncio.Task[None] | None = None
         self._bot_version = -1
         self._task: asyncio.Task[None] | None = None
-        self._chat = ChatRoom(model.id)
-        self._facts = FactSource(deps.log, deps.config.bot, BOTS.keys(), deps.clock)
+        self._chat = ChatCast(model.id, deps)
+        cfg = deps.config
+        self._facts = FactSource(deps.log, cfg.bot, BOTS.keys(), deps.clock, cfg.substitute)
+        self._hints = HintDesk(model.id, deps.bots, deps.metrics)
         self._rematch = RematchDriver(deps.clock, deps.open_table, deps.config.bot)
         self._idle_since = deps.clock.monotonic()
         self.stopped = False
@@ -125,6 +108,7 @@ class TableActor:
         """Stop the task (the server is shutting down); the state is already stored."""
         self.stopped = True
         self._wake.set()
+        self._hints.close()
         if self._bot_task is not None:
             self._bot_task.cancel()
         if self._task is not None:
@@ -209,10 +193,9 @@ class TableActor:
             if not idle or now - self._idle_since < linger:
                 return linger
             self.stopped = True
-        elif self.model.status == "waiting" and idle:
-            expiry = self.deps.config.waiting_expiry_s
-            if now - self._idle_since < expiry:
-                return self._idle_since + expiry - now
+        elif (wait := expiry_s(self.model, idle, now - self._idle_since, self.deps)) is not None:
+            if wait > 0:
+                return wait
             # Closed, or (the store unavailable) tried again after another wait.
             self._idle_since = now
             if await self._server_act(Expire()):
@@ -247,6 +230,8 @@ class TableActor:
                 self._on_chat(w, msg)
                 return
             await self._act(Person(w.user_id, w.user_name), msg, w=w, cmd_id=msg.id, t0=mail.t0)
+            if isinstance(msg, p.Hint):
+                self._hints.answer(w, msg.id, self.model, hint_seat(self.model, w.user_id))
         except CommandError as e:
             self._refuse(w, msg.id, e)
 
@@ -262,7 +247,7 @@ class TableActor:
         """Decide ``cmd`` and commit what it causes (``CommandError`` when it
         is refused or cannot be saved). True if anything changed."""
         facts = await self._facts.facts(self.model, who, cmd)
-        frames_of = _Frames(self._users())
+        frames_of = frames.Collector(self._users())
         events, new = decide_into(self.model, who, cmd, facts, frames_of.observe)
         if events:
             await self._commit(events, new, frames_of, (w, cmd_id, t0))
@@ -289,7 +274,7 @@ class TableActor:
         self,
         events: Sequence[Event],
         new: TableModel,
-        frames_of: _Frames,
+        frames_of: frames.Collector,
         answer: tuple[Watcher | None, int | str | None, float | None],
     ) -> None:
         """Store ``events`` (``new``: the table after them), then make them
@@ -400,14 +385,7 @@ class TableActor:
     # ---------------------------------------------------------------- chat
 
     def _on_chat(self, w: Watcher, msg: p.Chat) -> None:
-        player = self.model.role_seat(w.user_id) is not None
-        clock = self.deps.clock
-        line = self._chat.post(w.user_id, w.user_name, msg.text, player=player, clock=clock)
-        data = frames.encode(line)
-        for r in self.watchers:
-            reader_plays = self.model.role_seat(r.user_id) is not None
-            if self._chat.reaches(line, player=reader_plays, muted=self.deps.mutes(r.user_id)):
-                r.send(data)
+        self._chat.say(self.model, self.watchers, w, msg.text)
         self._ack(w, msg.id, None)
 
     # ------------------------------------------------------------ messages
@@ -420,11 +398,9 @@ class TableActor:
 
     def _sync(self, w: Watcher, last_version: int | None) -> bytes:
         m = self.model
-        player = m.role_seat(w.user_id) is not None
-        chat = self._chat.history(player=player, muted=self.deps.mutes(w.user_id))
         events = self._buffer.since(last_version, m.version)
         frame = frames.sync(m, w.user_id, self._users(), events, self.turn.shown(m))
-        frame.chat = [frames.chat_entry(c) for c in chat]
+        frame.chat = self._chat.entries(m, w.user_id)
         return frames.encode(frame)
 
     def _broadcast(self, steps: Sequence[frames.Step]) -> None:

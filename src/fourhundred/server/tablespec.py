@@ -25,3 +25,14 @@ class TableSpec:
     ready: tuple[bool, ...]
     bots: tuple[str | None, ...] | None = None
     """Bots seated from the start, by seat (a rematch's)."""
+    table_id: str | None = None
+    """The new table's id when it must not be made twice (a rematch's, derived
+    from the old table's; a tournament match's, from the tournament, round
+    and slot, so a director that restarts never makes a table twice); None:
+    a fresh random id."""
+    hints: bool = False
+    """Whether players may ask for hints (a rematch keeps the table's)."""
+    tournament: str | None = None
+    start_by_ms: int | None = None
+    """A tournament table: the tournament, and when the table closes unless
+    its game has started."""

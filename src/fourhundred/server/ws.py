@@ -26,16 +26,19 @@ from fourhundred.store import User
 
 from . import frames
 from . import protocol as p
-from .auth import COOKIE, user_for_token
+from .auth import COOKIE, token_hash, user_for_token
+from .chat import MAX_CHAT, clean_text
 from .commandids import RecentIds
 from .errors import CommandError
 from .hub import Hub
+from .limits import Limits, RateLimited
 from .logs import get_logger
 from .ratelimit import TokenBucket
 from .ratings import display
 from .sockets import TableRef
+from .standing import act_of
 
-__all__ = ["Connection", "websocket_endpoint"]
+__all__ = ["Connection", "sessions_ended", "websocket_endpoint"]
 
 log = get_logger("fourhundred.ws")
 
@@ -98,6 +101,7 @@ class Connection:
         "pending",
         "reader",
         "reading",
+        "session",
         "table",
         "table_id",
         "user_id",
@@ -110,6 +114,8 @@ class Connection:
         self.ws = ws
         self.user_id = user_id
         self.user_name = user_name
+        self.session = ""
+        """The SHA-256 of the session token it was opened with."""
         self.id = secrets.token_hex(6)
         self.table: TableRef | None = None
         self.table_id: str | None = None
@@ -295,7 +301,7 @@ def _headers(scope: Mapping[str, Any], names: tuple[bytes, ...]) -> list[str | N
     return [found.get(n) for n in names]
 
 
-async def _accept(ws: WebSocket, hub: Hub) -> User | None:
+async def _accept(ws: WebSocket, hub: Hub) -> tuple[User, str] | None:
     """The socket's user, once its origin and session are checked (None:
     refused, and the socket is already closed with the reason)."""
     # Read from the scope, not ``ws.headers``/``ws.cookies``: those would
@@ -314,15 +320,20 @@ async def _accept(ws: WebSocket, hub: Hub) -> User | None:
         )
         await ws.send_text(frames.encode(closing).decode())
         await ws.close(4401)
-    return user
+        return None
+    assert token is not None
+    return user, token_hash(token)
 
 
 async def websocket_endpoint(ws: WebSocket) -> None:
     hub: Hub = ws.app.state.hub
-    user = await _accept(ws, hub)
-    if user is None:
+    accepted = await _accept(ws, hub)
+    if accepted is None:
         return
+    user, session = accepted
+    await hub.load_blocks(user)  # before any table can send its chat
     conn = Connection(ws, user.id, user.name)
+    conn.session = session
     hub.metrics.sockets.inc()
     hub.register(conn)
     conn.send(
@@ -339,6 +350,7 @@ async def websocket_endpoint(ws: WebSocket) -> None:
             )
         )
     )
+    await hub.tell_waiting_match(user.id)
     try:
         await _read(ws, hub, conn)
     except WebSocketDisconnect:
@@ -387,9 +399,43 @@ async def _dispatch(hub: Hub, conn: Connection, msg: p.ClientMessage, t0: float)
             raise CommandError("not_allowed", "you cannot mute yourself")
         hub.mute(conn.user_id, msg.user, msg.muted, conn)
         conn.send(frames.encode(frames.Ack(id=msg.id, version=None)))
+    elif isinstance(msg, p.ChatFilterSetting):
+        hub.sockets.set_unfiltered(conn.user_id, msg.off)
+        conn.send(frames.encode(frames.Ack(id=msg.id, version=None)))
     elif isinstance(msg, p.Join):
         await hub.join(conn, msg)
+    elif isinstance(msg, p.Follow):
+        await hub.followers.follow(conn, msg)
+    elif isinstance(msg, p.TournamentChat):
+        await hub.standings.check(conn.user_id, "chat")  # as at a table
+        _count_chat(conn, msg)
+        await hub.followers.chat(conn, msg)
     else:
+        if (act := act_of(msg)) is not None:  # docs/moderation.md, "Enforcement"
+            await hub.standings.check(conn.user_id, act)
         if conn.table is None:
             raise CommandError("not_attached", "join a table first")
+        if isinstance(msg, p.Chat):
+            _count_chat(conn, msg)
         conn.table.submit("cmd", conn, msg, t0=t0)
+
+
+def sessions_ended(hub: Hub, user_id: str, keep: str | None) -> None:
+    """The user's sessions but ``keep`` (a token hash) ended: close this
+    process's socket of the user if it was opened with one of them
+    (``closing`` ``unauthorized``, then 4401)."""
+    peer = hub.sockets.peers.get(user_id)
+    if isinstance(peer, Connection) and peer.session != keep:
+        peer.close(4401, "unauthorized", "your session has ended: log in again")
+
+
+def _count_chat(conn: Connection, msg: p.Chat | p.TournamentChat) -> None:
+    """A user's chat over all tables, against ``--chat-limit`` (each table
+    also has its own rate, in :mod:`.chat`)."""
+    if not 1 <= len(clean_text(msg.text)) <= MAX_CHAT:
+        return  # the table refuses it, and it spends nothing
+    limits: Limits = conn.ws.app.state.limits
+    try:
+        limits.take("chat", conn.user_id)
+    except RateLimited as e:
+        raise CommandError("chat_rate_limited", str(e)) from None

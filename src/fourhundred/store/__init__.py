@@ -4,6 +4,7 @@ the schema is Alembic's, in ``migrations/``)."""
 
 from __future__ import annotations
 
+from .accounts import DELETED_NAME, AccountStore, SessionRow
 from .database import (
     UnsupportedDatabase,
     create_engine,
@@ -13,6 +14,16 @@ from .database import (
     normalize_url,
     upgrade,
 )
+from .fairplay import EVIDENCE_FIELDS, Claimed, FairPlayStore, PairGame, PairTotals
+from .moderation import (
+    CHAT_KEEP_MS,
+    AuditEntry,
+    ChatLine,
+    ModerationStore,
+    NewPenalty,
+    Penalty,
+    Report,
+)
 from .store import (
     DEFAULT_MU,
     DEFAULT_SIGMA,
@@ -20,7 +31,10 @@ from .store import (
     GamePlayer,
     Store,
     StoredEvent,
+    TableExists,
     TableRow,
+    TournamentRow,
+    TournamentStore,
     User,
     UsernameTaken,
     UserUpdate,
@@ -28,13 +42,31 @@ from .store import (
 )
 
 __all__ = [
+    "CHAT_KEEP_MS",
     "DEFAULT_MU",
     "DEFAULT_SIGMA",
+    "DELETED_NAME",
+    "EVIDENCE_FIELDS",
+    "AccountStore",
+    "AuditEntry",
+    "ChatLine",
+    "Claimed",
     "Commit",
+    "FairPlayStore",
     "GamePlayer",
+    "ModerationStore",
+    "NewPenalty",
+    "PairGame",
+    "PairTotals",
+    "Penalty",
+    "Report",
+    "SessionRow",
     "Store",
     "StoredEvent",
+    "TableExists",
     "TableRow",
+    "TournamentRow",
+    "TournamentStore",
     "UnsupportedDatabase",
     "User",
     "UserUpdate",

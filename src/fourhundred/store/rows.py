@@ -13,6 +13,7 @@ __all__ = [
     "Commit",
     "GamePlayer",
     "StoredEvent",
+    "TableExists",
     "TableRow",
     "User",
     "UserUpdate",
@@ -30,6 +31,10 @@ DEFAULT_SIGMA: Final = 25.0 / 3.0
 
 class UsernameTaken(ValueError):
     """Registration with a username that exists (compared case-insensitively)."""
+
+
+class TableExists(ValueError):
+    """A new table with an id that is already stored."""
 
 
 class VersionConflict(RuntimeError):
@@ -52,6 +57,7 @@ class User:
     bids_made: int = 0
     bids: int = 0
     password_hash: str | None = field(default=None, repr=False)
+    deleted: bool = False
 
 
 def storable(text: str) -> bool:
@@ -92,6 +98,7 @@ class TableRow:
     scores: list[int] | None = None
     hands: int | None = None
     record: dict[str, Any] | None = None
+    tournament: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -153,6 +160,7 @@ def user_of(row: Any) -> User:
         bids_made=row.bids_made,
         bids=row.bids,
         password_hash=row.password_hash,
+        deleted=row.deleted,
     )
 
 
@@ -177,6 +185,7 @@ def table_of(row: Any) -> TableRow:
         scores=row.scores,
         hands=row.hands,
         record=row.record,
+        tournament=row.tournament,
     )
 
 

@@ -15,14 +15,18 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from . import models as m
+from .accounts import AccountStore
 from .commits import Writer
 from .database import create_engine, upgrade
+from .fairplay import FairPlayStore
+from .moderation import ModerationStore
 from .rows import (
     DEFAULT_MU,
     DEFAULT_SIGMA,
     Commit,
     GamePlayer,
     StoredEvent,
+    TableExists,
     TableRow,
     User,
     UsernameTaken,
@@ -33,6 +37,8 @@ from .rows import (
     table_of,
     user_of,
 )
+from .social import Social
+from .tournaments import TournamentRow, TournamentStore
 
 __all__ = [
     "DEFAULT_MU",
@@ -41,7 +47,10 @@ __all__ = [
     "GamePlayer",
     "Store",
     "StoredEvent",
+    "TableExists",
     "TableRow",
+    "TournamentRow",
+    "TournamentStore",
     "User",
     "UserUpdate",
     "UsernameTaken",
@@ -56,6 +65,13 @@ class Store:
         self.engine = engine
         self.is_sqlite = engine.dialect.name == "sqlite"
         self._writer = Writer(engine)
+        self.social = Social(engine, self._writer.write)
+        """Friends, blocks and table invites (:mod:`.social`)."""
+        self.accounts = AccountStore(engine, self._writer)
+        self.moderation = ModerationStore(engine, self._writer)
+        self.fair_play = FairPlayStore(engine, self._writer)
+        """Finished games' fair-play checks and partnerships' evidence."""
+        self.tournaments = TournamentStore(engine, self._writer.write)
 
     @classmethod
     async def open(cls, url: str | None, *, migrate: bool = True) -> Store:
@@ -157,7 +173,7 @@ class Store:
             rows = (
                 await conn.execute(
                     m.users.select()
-                    .where(u.rated_games > 0)
+                    .where(u.rated_games > 0, u.deleted == sa.false())
                     .order_by((u.mu - 3 * u.sigma).desc(), u.id)
                     .limit(limit)
                 )
@@ -201,10 +217,14 @@ class Store:
     async def create_table(
         self, row: TableRow, event: StoredEvent, seats: Sequence[tuple[int, str, bool]]
     ) -> None:
-        """A new table with its first event (version 1) and seats."""
+        """A new table with its first event (version 1) and seats
+        (``TableExists``, nothing written, if its id is taken)."""
         values = {k: getattr(row, k) for k in TableRow.__slots__}
         async with self._write() as conn:
-            await conn.execute(m.tables.insert().values(**values))
+            try:
+                await conn.execute(m.tables.insert().values(**values))
+            except IntegrityError:
+                raise TableExists(f"table {row.id} exists") from None
             await conn.execute(
                 m.table_events.insert().values(
                     table_id=row.id,

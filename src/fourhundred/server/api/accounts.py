@@ -26,10 +26,12 @@ from ..auth import (
 from ..errors import CommandError
 from .http import (
     ApiError,
+    client_address,
     current_user,
     hub_of,
     json_response,
     limit,
+    rate_limit,
     read_json,
     require_user,
     user_json,
@@ -78,6 +80,7 @@ async def guest(request: Request) -> Response:
         name = check_name(body.name)
     except CommandError as e:
         raise ApiError(422, "bad_request", e.message, "name") from None
+    rate_limit(request, "guest", client_address(request))
     hub = hub_of(request)
     user = await hub.store.create_user(new_user_id(), name, hub.clock.now_ms())
     return await _session_response(request, user, 201)

@@ -91,16 +91,21 @@ async def get_analysis(request: Request) -> Response:
     row = await finished_game(hub.store, request.path_params["game_id"])
     assert row.record is not None
     try:
-        analysis = request.app.state.analyses.get(row.id, row.record)
+        progress = request.app.state.analyses.get(row.id, row.record)
     except RuntimeError as e:
         raise ApiError(404, "not_found", str(e)) from None
-    if analysis is None:
+    if not progress.complete:
+        # The hands ready so far come along: a replay shows them at once.
         return json_response(
-            {"status": "pending", "message": "the analysis is being computed: ask again soon"},
+            {
+                "status": "pending",
+                "message": "the analysis is being computed: ask again soon",
+                **progress.body(),
+            },
             202,
-            headers={"Retry-After": "5"},
+            headers={"Retry-After": "2"},
         )
-    return json_response(analysis)
+    return json_response(progress.body())
 
 
 async def _user_or_404(store: Store, user_id: str) -> User:

@@ -18,15 +18,22 @@ from ..auth import (
 from ..creation import SettingError
 from ..errors import CommandError
 from ..hub import Hub
+from ..limits import Limits, RateLimited
 from ..ratelimit import TokenBucket
+from ..standing import Act
 
 __all__ = [
     "ApiError",
+    "check_standing",
+    "client_address",
     "current_user",
     "hub_of",
     "int_param",
     "json_response",
     "limit",
+    "limits_of",
+    "rate_limit",
+    "rate_limited",
     "read_json",
     "require_user",
     "user_json",
@@ -38,6 +45,9 @@ _STATUS: Final = {
     "bad_message": 422,
     "unauthorized": 401,
     "forbidden": 403,
+    "muted": 403,
+    "suspended": 403,
+    "banned": 403,
     "not_found": 404,
     "conflict": 409,
     "too_large": 413,
@@ -151,20 +161,62 @@ async def require_user(request: Request) -> User:
     return user
 
 
+async def check_standing(request: Request, user_id: str, act: Act) -> None:
+    """``403`` naming the penalty (``muted``, ``suspended``, ``banned``) and
+    until when, if the user's standing refuses ``act``."""
+    try:
+        await hub_of(request).standings.check(user_id, act)
+    except CommandError as e:
+        raise ApiError.of(e) from None
+
+
 def user_json(user: User) -> dict[str, Any]:
-    return {
+    """A user object (docs/protocol.md); a deleted account's says so."""
+    out: dict[str, Any] = {
         "id": user.id,
         "name": user.name,
         "guest": user.guest,
-        "rating": None if user.guest else round(60 * user.mu),
+        "rating": None if user.guest or user.deleted else round(60 * user.mu),
     }
+    if user.deleted:
+        out["deleted"] = True
+    return out
+
+
+def client_address(request: Request) -> str:
+    """The client's address as uvicorn gives it: behind a proxy it trusts
+    (``--forwarded-allow-ips``, by default 127.0.0.1), the first address of
+    ``X-Forwarded-For`` (docs/deploy.md, "Abuse limits")."""
+    return request.client.host if request.client else "?"
+
+
+def limits_of(request: Request) -> Limits:
+    limits: Limits = request.app.state.limits
+    return limits
+
+
+def rate_limited(e: RateLimited) -> ApiError:
+    """The ``429`` of a refusal, with ``Retry-After``."""
+    return ApiError(429, "rate_limited", str(e), headers={"Retry-After": str(e.wait_s)})
+
+
+def rate_limit(request: Request, bucket: str, key: str) -> None:
+    """Count one ``bucket`` (``guest``, ``table``, ``chat``,
+    ``friend_request``, ``report``: :data:`fourhundred.server.limits.BUCKETS`)
+    for ``key`` (the client address for ``guest``, else the user's id);
+    ``429`` with ``Retry-After`` when over the limit. Call it after the
+    body is decoded and before anything is created."""
+    try:
+        limits_of(request).take(bucket, key)
+    except RateLimited as e:
+        raise rate_limited(e) from None
 
 
 def limit(request: Request, what: str) -> None:
     """Rate-limit logins and registrations per client address."""
     hub = hub_of(request)
     buckets: dict[str, TokenBucket] = request.app.state.auth_buckets
-    ip = request.client.host if request.client else "?"
+    ip = client_address(request)
     key = f"{what}:{ip}"
     now = hub.clock.monotonic()
     bucket = buckets.get(key)

@@ -17,14 +17,20 @@ from fourhundred.engine.settings import (
     TARGETS_OFFERED,
 )
 from fourhundred.store import TableRow, User
+from fourhundred.store.accounts import scrubbed, seated_users
 
 from ..errors import CommandError
+from ..limits import RateLimited
 from .http import (
     ApiError,
+    check_standing,
+    client_address,
     current_user,
     hub_of,
     int_param,
     json_response,
+    limits_of,
+    rate_limited,
     read_json,
     require_user,
 )
@@ -78,17 +84,39 @@ async def list_tables(request: Request) -> Response:
         )
     else:
         raise ApiError(422, "bad_request", "status must be 'waiting' or 'playing'", "status")
-    return json_response({"tables": [hub.summary_of(r) for r in rows]})
+    return json_response({"tables": await _shown(request, rows)})
+
+
+async def _shown(request: Request, rows: list[TableRow]) -> list[dict[str, Any]]:
+    """The rows' summaries, a deleted account's seat named as such (a live
+    table still knows the name it had)."""
+    hub = hub_of(request)
+    summaries = [hub.summary_of(r) for r in rows]
+    ids = set().union(*(seated_users(s) for s in summaries))
+    users = await hub.store.get_users(ids)
+    deleted = {i for i, u in users.items() if u.deleted}
+    return [scrubbed(s, deleted) for s in summaries]
 
 
 async def create_table(request: Request) -> Response:
     user = await require_user(request)
     body = await read_json(request, CreateTableBody)
+    await check_standing(request, user.id, "play")
     hub = hub_of(request)
+    limits = limits_of(request)
+    address = client_address(request)
+    # Tables open one at a time in this process (``opening``), so a check
+    # then a take counts only tables made: refused settings spend nothing.
     try:
-        row = await hub.create_table(user, body.kind, body.preset, body.settings, body.timer)
+        async with limits.rooms.opening(hub.store.accounts, address, user.id) as made:
+            limits.check("table", user.id)
+            row = await hub.create_table(user, body.kind, body.preset, body.settings, body.timer)
+            limits.take("table", user.id)
+            made.append(row.id)
     except CommandError as e:
         raise ApiError.of(e) from None
+    except RateLimited as e:
+        raise rate_limited(e) from None
     out: dict[str, Any] = {"table": hub.summary_of(row)}
     if row.invite is not None:
         out["invite"] = row.invite
@@ -111,7 +139,7 @@ async def get_table(request: Request) -> Response:
             row = None
     if row is None:
         raise ApiError(404, "not_found", "no such table")
-    return json_response({"table": hub.summary_of(row)})
+    return json_response({"table": (await _shown(request, [row]))[0]})
 
 
 async def get_invite(request: Request) -> Response:
@@ -131,6 +159,7 @@ async def queue(request: Request) -> Response:
     hub = hub_of(request)
     try:
         if request.method == "POST":
+            await check_standing(request, user.id, "play")
             return json_response(await hub.queue_join(user))
         if request.method == "DELETE":
             await hub.queue_leave(user.id)

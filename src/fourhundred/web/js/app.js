@@ -4,8 +4,9 @@
 // context.js.
 //
 // Routes: #/ (home / lobby), #/table/ID[?sit=1], #/replay/ID, #/profile/ID,
-// #/leaderboard; /?invite=CODE is an invite link; /?demo=NAME renders a demo
-// scene from demo/NAME.json without a server.
+// #/leaderboard, #/account, #/mod and #/mod/REPORT (moderators), #/tournaments[?status=...],
+// #/tournament/ID; /?invite=CODE is an invite link to a table, /?tournament=CODE to a
+// private tournament; /?demo=NAME renders a demo scene from demo/NAME.json without a server.
 
 import { announce, h, mount } from "./dom.js";
 import { initLang, lang, onLangChange, setLang, t } from "./i18n.js";
@@ -18,8 +19,13 @@ import { renderDemo, showHomeDemo, startDemo } from "./demo.js";
 import { inviteFrom, renderLobby, renderSignedOut } from "./screens/home.js";
 import { renderReplay, replayState } from "./screens/replay.js";
 import { renderLeaderboard, renderProfile } from "./screens/people.js";
+import { renderAccount } from "./screens/account.js";
+import { LIST_STATUSES, knownInvite, rememberInvite, renderTournaments } from "./screens/tournaments.js";
+import { act as tournamentAct, newer, renderTournament, tourView } from "./screens/tournament.js";
 import { loadCatalog } from "./settings.js";
 import { errorText } from "./ui.js";
+import { openReport, standingBanner } from "./report.js";
+import { renderModList, renderModReport } from "./screens/mod.js";
 
 const params = new URLSearchParams(location.search);
 
@@ -27,6 +33,8 @@ let main;
 let noticeTimer = null;
 let lobbyTimer = null;
 let queueTimer = null;
+/** @type {(() => Promise<void>) | null} reloads the lobby (set by showLobby) */
+let lobbyLoad = null;
 
 // ----------------------------------------------------------------- shell
 
@@ -34,9 +42,12 @@ function header() {
   const other = lang() === "ar" ? "en" : "ar";
   const nav = [
     ["#/", t("nav.play"), "home"],
+    ["#/tournaments", t("nav.tournaments"), "tournaments"],
     ["#/leaderboard", t("nav.leaderboard"), "leaderboard"],
   ];
   if (ctx.me) nav.push([`#/profile/${encodeURIComponent(ctx.me.id)}`, t("nav.profile"), "profile"]);
+  if (ctx.me && !ctx.demo) nav.push(["#/account", t("nav.account"), "account"]);
+  if (ctx.me && ctx.standing?.moderator) nav.push(["#/mod", t("nav.mod"), "mod"]);
   return h(
     "header",
     { class: "topbar" },
@@ -53,7 +64,7 @@ function header() {
         "ul",
         {},
         nav.map(([href, label, name]) =>
-          h("li", {}, h("a", { href, "aria-current": ctx.route.name === name ? "page" : null }, label)),
+          h("li", {}, h("a", { href, "aria-current": ctx.route.name.replace(/^tournament$/, "tournaments") === name ? "page" : null }, label)),
         ),
       ),
     ),
@@ -92,7 +103,7 @@ function renderShell() {
   const skip = document.querySelector(".skip-link");
   if (skip) skip.textContent = t("skip");
   const top = document.getElementById("top");
-  mount(top, header());
+  mount(top, header(), ctx.me ? standingBanner(ctx.standing, renderShell) : null);
 }
 
 // ---------------------------------------------------------------- routes
@@ -106,6 +117,13 @@ function parseRoute() {
   if (parts[0] === "replay" && parts[1]) return { name: "replay", id: parts[1] };
   if (parts[0] === "profile" && parts[1]) return { name: "profile", id: parts[1] };
   if (parts[0] === "leaderboard") return { name: "leaderboard" };
+  if (parts[0] === "account") return { name: "account" };
+  if (parts[0] === "mod") return { name: "mod", id: parts[1] || null };
+  if (parts[0] === "tournaments") {
+    const status = q.get("status");
+    return { name: "tournaments", status: LIST_STATUSES.includes(status) ? status : "upcoming" };
+  }
+  if (parts[0] === "tournament" && parts[1]) return { name: "tournament", id: parts[1] };
   return { name: "home" };
 }
 
@@ -125,6 +143,7 @@ async function route() {
   // A dialog belongs to the screen it was opened on.
   for (const d of document.querySelectorAll("dialog[open]")) /** @type {HTMLDialogElement} */ (d).close();
   const leaving = ctx.route.name === "table" && (r.name !== "table" || r.id !== ctx.route.id);
+  if (ctx.route.name === "tournament" && (r.name !== "tournament" || r.id !== ctx.route.id)) unfollow();
   ctx.route = r;
   clearInterval(lobbyTimer);
   renderShell();
@@ -135,11 +154,15 @@ async function route() {
   if (r.name === "leaderboard") return showLeaderboard();
   if (r.name === "profile") return showProfile(r.id);
   if (r.name === "replay") return showReplay(r.id);
+  if (r.name === "tournaments") return showTournaments(r.status);
+  if (r.name === "tournament") return showTournament(r.id);
   if (!ctx.me) {
     renderSignedOut(ctx, main);
     return;
   }
+  if (r.name === "mod") return showMod(r.id);
   if (r.name === "table") return showTable(r);
+  if (r.name === "account") return showAccount();
   return showLobby();
 }
 
@@ -166,12 +189,17 @@ async function showLobby() {
   loadCatalog().catch(() => {}); // ready before "Create a table" is pressed
   const load = async () => {
     try {
-      const [waiting, playing, queue] = await Promise.all([
+      const member = !ctx.me.guest;
+      const [waiting, playing, queue, social, invites] = await Promise.all([
         api.tables("waiting"),
         api.tables("playing"),
-        ctx.me.guest ? Promise.resolve({ status: "idle" }) : api.queueStatus(),
+        member ? api.queueStatus() : Promise.resolve({ status: "idle" }),
+        member ? api.friends() : Promise.resolve(null),
+        member ? api.invites() : Promise.resolve({ invites: [] }),
       ]);
       queue.receivedAt = Date.now();
+      ctx.social = social;
+      ctx.invites = invites.invites;
       ctx.lobby = { tables: waiting.tables, watch: playing.tables, queue };
       if (queue.status === "matched") return ctx.go(`#/table/${encodeURIComponent(queue.table)}`);
     } catch (err) {
@@ -179,6 +207,7 @@ async function showLobby() {
     }
     if (ctx.route.name === "home") renderLobby(ctx, main, ctx.lobby);
   };
+  lobbyLoad = load;
   await load();
   clearInterval(lobbyTimer);
   lobbyTimer = setInterval(() => {
@@ -259,6 +288,33 @@ ctx.say = (text) => {
   rerender();
 };
 
+// Friends: the lists are reloaded after every change and every notice,
+// then the screen on show is drawn again.
+async function loadSocial() {
+  if (!ctx.me || ctx.me.guest) {
+    ctx.social = null;
+    return;
+  }
+  try {
+    ctx.social = await api.friends();
+  } catch {
+    // keep the last lists; the next change or notice tries again
+  }
+}
+
+ctx.socialChanged = async () => {
+  if (ctx.route.name === "home" && lobbyLoad) return lobbyLoad();
+  await loadSocial();
+  if (ctx.route.name === "profile") return route();
+  rerender();
+};
+
+ctx.onNotice = (frame) => {
+  const key = { friend_request: "notice.friend_request", friend_accepted: "notice.friend_accepted", table_invite: "notice.table_invite" }[frame.notice];
+  if (key) ctx.say(t(key, { name: frame.from?.name || "?" }));
+  if (ctx.route.name !== "profile") ctx.socialChanged();
+};
+
 ctx.mute = (id) => {
   ctx.muted.add(id);
   if (!ctx.demo) ctx.cmd("mute", { user: id, muted: true }).catch(() => {});
@@ -280,8 +336,9 @@ async function showReplay(id) {
   }
 }
 
-// The server computes the analysis on first request (202 until it is
-// ready): ask again while this replay is on screen.
+// The server computes the analysis hand by hand on first request (202, with
+// the hands ready so far, until the whole game is): ask again every two
+// seconds while this replay is on screen, showing each hand as it comes.
 async function loadAnalysis(id, rs, tries = 0) {
   let res = null;
   try {
@@ -291,17 +348,27 @@ async function loadAnalysis(id, rs, tries = 0) {
   }
   if (ctx.replay !== rs || ctx.route.name !== "replay") return;
   const pending = Boolean(res && res.status === "pending");
-  rs.analysisPending = pending && tries < 60;
+  rs.analysisPending = pending && tries < 300;
   rs.analysis = res && Array.isArray(res.hands) ? res : null;
   renderReplay(ctx, main, rs);
-  if (rs.analysisPending) setTimeout(() => loadAnalysis(id, rs, tries + 1), 5000);
+  if (rs.analysisPending) setTimeout(() => loadAnalysis(id, rs, tries + 1), 2000);
 }
 
 async function showProfile(id) {
   loading();
   try {
-    const [profile, games] = await Promise.all([api.user(id), api.userGames(id, 20)]);
+    const [profile, games] = await Promise.all([api.user(id), api.userGames(id, 20), loadSocial()]);
     renderProfile(ctx, main, profile, games.games);
+  } catch (err) {
+    failed(err);
+  }
+}
+
+async function showAccount() {
+  if (!main.querySelector(".account")) loading();
+  try {
+    const res = await api.sessions();
+    if (ctx.route.name === "account") renderAccount(ctx, main, res.sessions);
   } catch (err) {
     failed(err);
   }
@@ -317,11 +384,196 @@ async function showLeaderboard() {
   }
 }
 
+// ----------------------------------------------------------- moderation
+
+async function showMod(id, notice = null) {
+  if (!notice) loading();
+  try {
+    if (id) {
+      const detail = await api.modReport(id);
+      renderModReport(ctx, main, detail, (text) => showMod(id, text), notice);
+    } else {
+      const [open, audit] = await Promise.all([api.modReports("open"), api.modAudit(100)]);
+      renderModList(ctx, main, open.reports, audit.entries);
+    }
+  } catch (err) {
+    failed(err);
+  }
+}
+
+ctx.report = (players) => openReport({ players, table: ctx.route.name === "table" ? ctx.ts.table : null, version: ctx.route.name === "table" ? ctx.ts.version : null });
+
+ctx.chatExtras = () =>
+  ctx.demo
+    ? {}
+    : {
+        unfiltered: ctx.chatUnfiltered,
+        onFilter: ctx.setChatFilter,
+        onReport: (m) => ctx.report([{ id: m.from.id, name: m.from.name }]),
+      };
+
+const FILTER_KEY = "fh.chat_unfiltered";
+
+ctx.setChatFilter = (off) => {
+  ctx.chatUnfiltered = off;
+  try {
+    if (off) localStorage.setItem(FILTER_KEY, "1");
+    else localStorage.removeItem(FILTER_KEY);
+  } catch {
+    // this page only
+  }
+  if (ctx.socket) {
+    ctx.socket.chatUnfiltered = off;
+    ctx.socket.send("chat_filter", { off }).catch(() => {});
+    // Joining again redraws the chat so far as chosen (and tells the
+    // table's process, in a cluster).
+    if (ctx.route.name === "table" && ctx.ts.table) ctx.socket.sendJoin().catch(() => {});
+  }
+  rerender();
+};
+
+/** Read the player's standing again (at sign-in, and when a command was
+ * refused for a penalty): the banner says why and until when. */
+ctx.refreshStanding = async () => {
+  try {
+    ctx.standing = ctx.me ? await api.standing() : null;
+  } catch {
+    return;
+  }
+  rerender();
+};
+
+// ----------------------------------------------------------- tournaments
+
+async function showTournaments(status) {
+  if (!main.querySelector(".tournaments")) loading();
+  const catalog = await loadCatalog().catch(() => null);
+  let data;
+  const note = ctx.tourInviteError;
+  ctx.tourInviteError = null;
+  try {
+    const res = await api.tournaments(status);
+    data = { status, tournaments: res.tournaments, catalog, error: note };
+  } catch (err) {
+    data = { status, tournaments: [], catalog, error: errorText(err) };
+  }
+  if (ctx.route.name !== "tournaments" || ctx.route.status !== status) return;
+  renderTournaments(ctx, main, data);
+  // The list stays current while it is on screen (as the lobby's does).
+  clearInterval(lobbyTimer);
+  lobbyTimer = setInterval(() => {
+    if (ctx.route.name !== "tournaments" || document.hidden || document.querySelector("dialog[open]")) return;
+    clearInterval(lobbyTimer);
+    showTournaments(status);
+  }, 15000);
+}
+
+ctx.createTournament = (body) => api.createTournament(body);
+
+let checkInTimer = null;
+
+function drawTournament() {
+  const tv = ctx.tour;
+  if (!tv || !tv.detail || ctx.route.name !== "tournament" || ctx.route.id !== tv.id) return;
+  renderTournament(ctx, main, tv);
+  // The check-in button appears when check-in opens (the server's time).
+  clearTimeout(checkInTimer);
+  const wait = tv.detail.status === "open" ? tv.detail.check_in_ms - Date.now() : -1;
+  if (wait > 0 && wait < 86400000) checkInTimer = setTimeout(drawTournament, wait + 500);
+}
+
+async function showTournament(id) {
+  if (!ctx.tour || ctx.tour.id !== id) {
+    ctx.tour = tourView(id, knownInvite(id));
+    loading();
+  }
+  const tv = ctx.tour;
+  tv.catalog = await loadCatalog().catch(() => null);
+  try {
+    const res = await api.tournament(id, tv.invite || undefined);
+    newer(tv, res.tournament);
+  } catch (err) {
+    if (ctx.tour === tv) failed(err);
+    return;
+  }
+  drawTournament();
+  // Follow it live: each change comes as a `tournament` frame.
+  if (ctx.me && ctx.tour === tv && ctx.route.name === "tournament") {
+    connect();
+    ctx.socket.follow(tv.invite ? { tournament: id, invite: tv.invite } : { tournament: id }).catch(() => {});
+  }
+}
+
+function unfollow() {
+  clearTimeout(checkInTimer);
+  ctx.tour = null;
+  if (ctx.socket && ctx.socket.followed) ctx.socket.follow(null).catch(() => {});
+}
+
+let acting = false;
+
+ctx.tourAct = async (action, body) => {
+  const tv = ctx.tour;
+  if (!tv || acting) return false; // a second click while the first is on its way
+  acting = true;
+  let ok = false;
+  try {
+    ok = await tournamentAct(ctx, tv, action, body);
+  } finally {
+    acting = false;
+  }
+  drawTournament();
+  if (!ok) main.querySelector(".tour-you [role=alert]")?.scrollIntoView({ block: "nearest" });
+  return ok;
+};
+
+ctx.onTournament = (frame) => {
+  const tv = ctx.tour;
+  if (!tv || !frame.tournament || frame.tournament.id !== tv.id) return;
+  // An older picture never replaces a newer one.
+  if (newer(tv, frame.tournament)) drawTournament();
+};
+
+ctx.onTournamentChat = (frame) => {
+  const tv = ctx.tour;
+  if (!tv || frame.tournament !== tv.id) return;
+  tv.chat.push(frame);
+  if (tv.chat.length > 200) tv.chat.shift();
+  drawTournament();
+  if (frame.from?.id !== ctx.me?.id) announce(`${frame.from?.name}: ${frame.text}`);
+};
+
+/** A visitor who must sign in first comes back to this page after. */
+ctx.signInFirst = () => {
+  sessionStorage.setItem("fh.after", location.hash);
+  ctx.go("#/");
+};
+
+/** /?tournament=CODE: a private tournament's invite link. */
+async function openTournamentInvite(code) {
+  try {
+    const res = await api.tournamentInvite(code);
+    const id = res.tournament.id;
+    rememberInvite(id, code);
+    history.replaceState(null, "", `${location.pathname}#/tournament/${encodeURIComponent(id)}`);
+  } catch (err) {
+    history.replaceState(null, "", `${location.pathname}#/tournaments`);
+    ctx.tourInviteError = errorText(err);
+  }
+}
+
 // ------------------------------------------------------------- sign in
 
 ctx.signedIn = (user) => {
   ctx.me = user;
   connect();
+  ctx.refreshStanding();
+  const after = sessionStorage.getItem("fh.after");
+  if (after) {
+    sessionStorage.removeItem("fh.after");
+    ctx.go(after);
+    return;
+  }
   if (ctx.invite) {
     renderShell();
     loading();
@@ -337,12 +589,19 @@ async function signOut() {
   } catch {
     // signed out locally either way
   }
+  ctx.signedOut();
+}
+
+/** Forget the session here (it ended on the server) and go home, saying `note`. */
+ctx.signedOut = (note) => {
   ctx.socket?.close();
   ctx.socket = null;
   ctx.me = null;
+  ctx.standing = null;
   ctx.ts = new TableState();
+  ctx.farewell = note || null;
   ctx.go("#/");
-}
+};
 
 function rerender() {
   if (ctx.demo) return renderDemo();
@@ -381,6 +640,7 @@ async function boot() {
     const code = inviteFrom(location.href);
     ctx.invite = code;
   }
+  const tourCode = params.get("tournament");
   renderShell();
   loading();
   try {
@@ -390,8 +650,19 @@ async function boot() {
   } catch {
     ctx.me = null;
   }
+  if (tourCode) await openTournamentInvite(tourCode);
   window.addEventListener("hashchange", route);
+  try {
+    ctx.chatUnfiltered = localStorage.getItem(FILTER_KEY) === "1";
+  } catch {
+    ctx.chatUnfiltered = false;
+  }
   if (ctx.me) {
+    try {
+      ctx.standing = await api.standing();
+    } catch {
+      ctx.standing = null;
+    }
     connect();
     if (ctx.invite) return ctx.signedIn(ctx.me);
   }

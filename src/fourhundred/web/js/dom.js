@@ -61,11 +61,16 @@ export function num(value, cls = null) {
 export function mount(root, ...children) {
   const active = document.activeElement;
   const key = active instanceof HTMLElement && root.contains(active) ? active.dataset.key : null;
+  // Where the caret was in a text field (kept text is typed on in place).
+  const caret = active instanceof HTMLInputElement && active.type === "text" ? [active.selectionStart, active.selectionEnd] : null;
   root.replaceChildren();
   append(root, children);
   if (key) {
     const again = root.querySelector(`[data-key="${CSS.escape(key)}"]`);
-    if (again && !again.disabled) again.focus({ preventScroll: true });
+    if (again && !again.disabled) {
+      again.focus({ preventScroll: true });
+      if (caret && again instanceof HTMLInputElement && again.type === "text") again.setSelectionRange(caret[0], caret[1]);
+    }
   }
 }
 

@@ -44,6 +44,7 @@ export function connect() {
       if (ctx.route.name === "table" && ctx.ts.room && was !== status) renderTableScreen();
     },
   });
+  ctx.socket.chatUnfiltered = ctx.chatUnfiltered;
   ctx.socket.connect();
 }
 
@@ -55,7 +56,11 @@ export async function showTable(r) {
     await ctx.socket.join(invite ? { table: r.id, invite } : { table: r.id });
   } catch (err) {
     if (err.code !== "offline") ctx.failed(err);
+    return;
   }
+  // The waiting room offers to invite online friends and to befriend or
+  // block the others seated: it needs the friends lists.
+  if (ctx.me && !ctx.me.guest) ctx.socialChanged();
 }
 
 // Frames are shown in order with short pauses so that a trick taken by a
@@ -104,6 +109,10 @@ function handle(frame, at = Date.now()) {
       if (event && event.kind === "hand_over") return PAUSE.hand;
       return 0;
     }
+    case "hint":
+      ctx.ts.apply(frame);
+      if (ctx.route.name === "table") renderTableScreen();
+      return 0;
     case "presence":
     case "chat":
       ctx.ts.apply(frame);
@@ -111,7 +120,26 @@ function handle(frame, at = Date.now()) {
       if (frame.type === "chat" && frame.from?.id !== ctx.me?.id) announce(`${frame.from?.name}: ${frame.text}`);
       return 0;
     case "matched":
+      // A Ranked game or this player's tournament match is ready: go there.
+      if (frame.kind === "tournament") {
+        ctx.matchNotice = frame.table;
+        announce(t("tour.match_ready"));
+      }
       ctx.go(`#/table/${encodeURIComponent(frame.table)}`);
+      return 0;
+    case "notice":
+      ctx.onNotice(frame);
+      return 0;
+    case "standing":
+      ctx.refreshStanding();
+      return 0;
+    case "tournament":
+      ctx.onTournament?.(frame);
+      return 0;
+    case "tournament_chat":
+      ctx.onTournamentChat?.(frame);
+      return 0;
+    case "follow_failed":
       return 0;
     case "closing":
       ctx.say(t(`closing.${frame.code}`) || frame.message);
@@ -224,10 +252,14 @@ ctx.cmd = async (type, fields = {}, { quiet = type === "chat" } = {}) => {
   try {
     return await ctx.socket.send(type, fields);
   } catch (err) {
+    if (PENALTIES.has(err.code)) ctx.refreshStanding();
     if (!quiet) ctx.say(errorText(err));
     throw err;
   }
 };
+
+// Refusals for a penalty: the standing banner says why and until when.
+const PENALTIES = new Set(["muted", "suspended", "banned"]);
 
 // Refusals that mean this page's picture of the game was old (someone
 // moved, a timer ran out): nothing to tell the player, just catch up.

@@ -71,6 +71,42 @@ export const api = {
   user: (id) => request("GET", `/api/users/${enc(id)}`),
   userGames: (id, limit, before) => request("GET", `/api/users/${enc(id)}/games${q({ limit, before })}`),
   leaderboard: (limit) => request("GET", `/api/leaderboard${q({ limit })}`),
+  // Friends, blocks and table invites (registered users only).
+  friends: () => request("GET", "/api/friends"),
+  /** @param {{user?: string, username?: string}} who */
+  addFriend: (who) => request("POST", "/api/friends", who),
+  acceptFriend: (id) => request("POST", `/api/friends/${enc(id)}/accept`),
+  declineFriend: (id) => request("POST", `/api/friends/${enc(id)}/decline`),
+  removeFriend: (id) => request("DELETE", `/api/friends/${enc(id)}`),
+  block: (id) => request("POST", "/api/blocks", { user: id }),
+  unblock: (id) => request("DELETE", `/api/blocks/${enc(id)}`),
+  inviteToTable: (table, id) => request("POST", `/api/tables/${enc(table)}/invite`, { user: id }),
+  invites: () => request("GET", "/api/invites"),
+  declineInvite: (table) => request("DELETE", `/api/invites/${enc(table)}`),
+  changePassword: (current, next) => request("POST", "/api/account/password", { current, new: next }),
+  sessions: () => request("GET", "/api/account/sessions"),
+  /** Log out everywhere else (all: here too). */
+  endSessions: (all = false) => request("DELETE", `/api/account/sessions${all ? "?all=1" : ""}`),
+  /** A download (Content-Disposition: attachment): a link, not a fetch. */
+  exportUrl: "/api/account/export",
+  /** @param {string} [password] absent for a guest */
+  deleteAccount: (password) => request("DELETE", "/api/account", password === undefined ? {} : { password }),
+  report: (body) => request("POST", "/api/reports", body),
+  standing: () => request("GET", "/api/me/standing"),
+  modReports: (status = "open") => request("GET", `/api/mod/reports${q({ status })}`),
+  modReport: (id) => request("GET", `/api/mod/reports/${enc(id)}`),
+  modAct: (user, body) => request("POST", `/api/mod/users/${enc(user)}/actions`, body),
+  modResolve: (id, resolution) => request("POST", `/api/mod/reports/${enc(id)}/resolve`, { resolution }),
+  modAudit: (limit) => request("GET", `/api/mod/audit${q({ limit })}`),
+  // Tournaments (docs/protocol.md, "Tournaments").
+  tournaments: (status = "upcoming") => request("GET", `/api/tournaments${q({ status })}`),
+  createTournament: (body) => request("POST", "/api/tournaments", body),
+  tournament: (id, invite) => request("GET", `/api/tournaments/${enc(id)}${q({ invite })}`),
+  tournamentInvite: (code) => request("GET", `/api/tournament-invites/${enc(code)}`),
+  /** enter, accept, check-in, start, pause, resume, remove, cancel. */
+  tournamentAct: (id, action, body, invite) => request("POST", `/api/tournaments/${enc(id)}/${enc(action)}${q({ invite })}`, body),
+  /** The results export's address (a link, not a call). */
+  tournamentExport: (id, fmt, invite) => `/api/tournaments/${enc(id)}/export.${fmt}${q({ invite })}`,
 };
 
 // ------------------------------------------------------------- WebSocket
@@ -89,7 +125,7 @@ const versionKey = (table) => `fh.version.${table}`;
  * matches every command with its ack or error.
  *
  * handlers: onFrame(frame) for snapshot, catchup, event, presence, chat,
- * matched and closing frames; onStatus(status) with "connecting", "open",
+ * matched, closing, tournament and tournament_chat frames; onStatus(status) with "connecting", "open",
  * "reconnecting", or a final "replaced" / "unauthorized" / "forbidden".
  */
 export class TableSocket {
@@ -112,6 +148,16 @@ export class TableSocket {
     this.pingTimer = null;
     this.status = "idle";
     this.attempts = 0;
+    this.followed = null; // {tournament, invite}: followed again after a reconnect
+    /** The server's clock minus this page's, from `hello` and each pong (ms). */
+    this.skew = 0;
+    /** Whether this user reads chat unmasked (the chat filter switch). */
+    this.chatUnfiltered = false;
+  }
+
+  /** The server's wall clock now, as well as this page can tell (ms). */
+  serverNow() {
+    return Date.now() + this.skew;
   }
 
   setStatus(status) {
@@ -176,6 +222,25 @@ export class TableSocket {
     return new Promise((resolve, reject) => this.pending.set(id, { resolve, reject, type }));
   }
 
+  /**
+   * Follow a tournament ({tournament, invite?}; null: none): this socket
+   * then receives its `tournament` and `tournament_chat` frames, again
+   * after any reconnect. Resolves with the ack once the socket is open.
+   * @param {{tournament: string, invite?: string | null} | null} target
+   */
+  follow(target) {
+    this.followed = target ? { ...target } : null;
+    this.connect();
+    if (!this.ws || this.ws.readyState !== 1) return Promise.resolve(null);
+    return this.sendFollow();
+  }
+
+  sendFollow() {
+    const f = this.followed;
+    const msg = f ? (f.invite ? { tournament: f.tournament, invite: f.invite } : { tournament: f.tournament }) : { tournament: null };
+    return this.send("follow", msg);
+  }
+
   /** Forget the table (after leaving it for good). */
   detach() {
     if (this.table) sessionStorage.removeItem(versionKey(this.table));
@@ -202,11 +267,15 @@ export class TableSocket {
     }
     switch (frame.type) {
       case "hello":
+        if (typeof frame.server_ms === "number") this.skew = frame.server_ms - Date.now();
         this.attempts = 0;
         this.delay = BACKOFF_START;
         this.setStatus("open");
         clearInterval(this.pingTimer);
         this.pingTimer = setInterval(() => this.ping(), PING_EVERY);
+        // Before the join, so the snapshot's chat is already as chosen.
+        if (this.chatUnfiltered) this.send("chat_filter", { off: true }).catch(() => {});
+        if (this.followed) this.sendFollow().catch((err) => this.onFrame({ type: "follow_failed", error: err }));
         if (this.target) {
           const waiter = this.joinWaiter;
           this.joinWaiter = null;
@@ -230,6 +299,7 @@ export class TableSocket {
         return;
       }
       case "pong":
+        if (typeof frame.server_ms === "number") this.skew = frame.server_ms - Date.now();
         return;
       case "snapshot":
       case "catchup":

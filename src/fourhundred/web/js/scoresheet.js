@@ -101,10 +101,13 @@ export function scoreSheet(rows, names, you = null, current = null) {
 
 function cell(row, s) {
   const d = row.deltas[s];
+  // The server marks the seats that asked for a hint in this hand.
+  const hinted = (row.hinted || []).includes(s);
   return h(
     "td",
-    { dataset: { seat: s }, class: d > 0 ? "made" : d < 0 ? "short" : "" },
+    { dataset: { seat: s }, class: [d > 0 ? "made" : d < 0 ? "short" : "", hinted && "hinted"] },
     h("span", { class: "bw" }, t("bid_won_short", { bid: row.bids[s] ?? "–", won: row.tricks[s] })),
+    hinted ? h("span", { class: "badge hint-mark", title: t("hint.used_help") }, t("hint.used")) : null,
     h("span", { class: ["delta", d > 0 ? "up" : d < 0 ? "down" : ""], dir: "ltr" }, signed(d)),
     num(row.scores[s], "run"),
   );

@@ -21,6 +21,8 @@ export class TableState {
     this.chat = [];
     this.result = null;
     this.lastEvent = null;
+    /** The last `hint` frame for this table (shown while its version is the table's). */
+    this.hint = null;
   }
 
   /** Take one frame in; returns the event it carried (or null). */
@@ -28,7 +30,10 @@ export class TableState {
     switch (frame.type) {
       case "snapshot":
       case "catchup": {
-        if (this.table !== frame.table) this.result = null;
+        if (this.table !== frame.table) {
+          this.result = null;
+          this.hint = null;
+        }
         this.table = frame.table;
         this.version = frame.version;
         this.setLive(frame, now);
@@ -57,6 +62,9 @@ export class TableState {
         if (frame.table === this.table && seat) seat.connected = frame.connected;
         return null;
       }
+      case "hint":
+        if (frame.table === this.table) this.hint = frame;
+        return null;
       case "chat":
         if (frame.table === this.table) {
           this.chat.push(frame);
@@ -109,6 +117,8 @@ export class TableState {
       result: this.result,
       kind: this.room?.kind || null,
       rated: Boolean(this.room?.rated),
+      hints: Boolean(this.room?.hints),
+      hint: this.hint && this.hint.version === this.version ? this.hint : null,
       ...extra,
     };
   }
@@ -130,6 +140,7 @@ export function seatInfo(s) {
     ready: Boolean(s.ready),
     user: s.user || null,
     botName: s.bot || null,
+    level: s.level || null,
     rating: s.user ? s.user.rating : null,
   };
 }

@@ -69,6 +69,7 @@ function seatPlate(model, seat, pos) {
   const badges = [];
   if (you) badges.push(h("span", { class: "badge you" }, t("you")));
   if (info?.substitute) badges.push(h("span", { class: "badge bot", title: t("stand_in_help") }, t("stand_in")));
+  if (info?.bot && info.level) badges.push(h("span", { class: "badge level", dataset: { level: info.level } }, t(`level.${info.level}`)));
 
   if (info && info.connected === false && !info.bot) {
     badges.push(h("span", { class: "badge away", title: t("away_help") }, t("away")));

@@ -62,6 +62,8 @@ const EXPLAINED = new Set(["bad_request", "bad_setting", "illegal", "not_allowed
 export function errorText(err) {
   if (!err) return "";
   const code = err.code || "unknown";
+  const wait = Number(err.retryAfter);
+  if (code === "rate_limited" && wait > 0) return t("err.rate_limited_in", { n: wait });
   const key = `err.${code}`;
   const known = t.has(key) ? t(key) : t("err.unknown");
   // The server's message is English only, so shown in English pages.
@@ -86,11 +88,15 @@ function field(label, control, helpId, help) {
  * built from the server's catalogue (settings.js, GET /api/presets).
  * initial: {kind, preset, settings, timer}; withKind: show Private / Casual.
  * onSubmit({kind, preset, settings (changes from the preset), timer}).
+ * lead: more fields shown first (a tournament's name, format...), read by
+ * the caller's onSubmit; fieldError(field): a sentence for a refusal that
+ * names one of them (null: the usual error text).
  * @param {{catalog: import("./settings.js").Catalog, initial?: {kind?: string, preset?: string,
  *   settings?: Record<string, any>, timer?: number}, withKind?: boolean, submitLabel: string,
- *   onSubmit: (choice: any) => Promise<void>, idPrefix?: string}} opts
+ *   onSubmit: (choice: any) => Promise<void>, idPrefix?: string, lead?: HTMLElement | null,
+ *   fieldError?: (field: string) => string | null}} opts
  */
-export function settingsForm({ catalog, initial = {}, withKind = false, submitLabel, onSubmit, idPrefix = "s" }) {
+export function settingsForm({ catalog, initial = {}, withKind = false, submitLabel, onSubmit, idPrefix = "s", lead = null, fieldError = () => null }) {
   const first = presetSettings(catalog, initial.preset) ? initial.preset : catalog.presets[0].name;
   const SETTINGS = settingSpecs(catalog);
   const state = {
@@ -276,6 +282,7 @@ export function settingsForm({ catalog, initial = {}, withKind = false, submitLa
   );
 
   form.append(
+    lead || "",
     kindBox || "",
     presetBox,
     h(
@@ -309,6 +316,8 @@ export function settingsForm({ catalog, initial = {}, withKind = false, submitLa
       const field = err && err.field ? String(err.field) : "";
       const name = field.startsWith("settings.") ? field.slice(9) : field === "timer" ? "timer" : "";
       showError(msg, err);
+      const about = field ? fieldError(field) : null;
+      if (about) msg.textContent = about;
       wrong = name;
       if (name === "timer") timer.focus();
       else if (name) controls[name]?.focus();
@@ -343,8 +352,18 @@ export function settingsList(settings, timer) {
 
 // ----------------------------------------------------------------- chat
 
-/** The chat panel: messages and a form. `send(text)` returns a promise. */
-export function chatPanel({ messages, send, me, muted = new Set(), onMute, spectator = false }) {
+// What the player typed and the last refusal of the chat being drawn. A
+// screen is redrawn whole at every frame (a card played, a seat taken), so
+// the panel keeps them here: a word half typed or a refusal just shown
+// ("you are muted") survives the redraws until the next line is sent. A
+// new `scope` (another table or tournament) starts afresh.
+const kept = { scope: "", draft: "", error: "" };
+
+/** The chat panel: messages and a form (none when `canSend` is false).
+ * `send(text)` returns a promise; `scope` names the conversation (a table
+ * or a tournament) whose draft and refusal are kept across redraws. */
+export function chatPanel({ messages, send, me, scope = "", muted = new Set(), onMute, onBlock = null, onReport = null, spectator = false, unfiltered = false, onFilter = null, canSend = true, placeholder = "" }) {
+  if (kept.scope !== scope) Object.assign(kept, { scope, draft: "", error: "" });
   const list = h(
     "ol",
     // New messages are announced once through the page's live region
@@ -358,7 +377,14 @@ export function chatPanel({ messages, send, me, muted = new Set(), onMute, spect
           { class: ["chat-msg", m.channel === "spectators" && "spect", m.from?.id === me?.id && "mine"] },
           h("bdi", { class: "who user", translate: "no" }, m.from?.name || "?"),
           m.channel === "spectators" ? h("span", { class: "badge" }, t("spectator")) : null,
-          h("span", { class: "text user", translate: "no", dir: "auto" }, m.text),
+          h("span", { class: "text user", translate: "no", dir: "auto" }, unfiltered && m.raw ? m.raw : m.text),
+          onReport && m.from?.id !== me?.id
+            ? h(
+                "button",
+                { type: "button", class: "link report", "aria-label": t("report_name", { name: m.from?.name || "?" }), onclick: () => onReport(m) },
+                t("report"),
+              )
+            : null,
           onMute && m.from?.id !== me?.id
             ? h(
                 "button",
@@ -366,19 +392,37 @@ export function chatPanel({ messages, send, me, muted = new Set(), onMute, spect
                 t("mute"),
               )
             : null,
+          onBlock && m.from?.id !== me?.id
+            ? h(
+                "button",
+                { type: "button", class: "link mute", "aria-label": t("friends.block_name", { name: m.from?.name || "?" }), onclick: () => onBlock(m.from) },
+                t("friends.block"),
+              )
+            : null,
         ),
       ),
   );
-  const input = h("input", {
-    type: "text",
-    id: "chat-input",
-    name: "chat",
-    maxlength: 300,
-    autocomplete: "off",
-    placeholder: spectator ? t("chat_placeholder_spect") : t("chat_placeholder"),
-    "aria-label": t("chat_message"),
-  });
+  const input = /** @type {HTMLInputElement} */ (
+    h("input", {
+      type: "text",
+      id: "chat-input",
+      name: "chat",
+      maxlength: 300,
+      autocomplete: "off",
+      value: kept.draft,
+      dataset: { key: "chat-input" },
+      placeholder: placeholder || (spectator ? t("chat_placeholder_spect") : t("chat_placeholder")),
+      "aria-label": t("chat_message"),
+      oninput: () => {
+        kept.draft = input.value;
+      },
+    })
+  );
   const msg = formMessage();
+  if (kept.error) {
+    msg.textContent = kept.error;
+    msg.classList.add("error");
+  }
   const form = h(
     "form",
     {
@@ -387,12 +431,18 @@ export function chatPanel({ messages, send, me, muted = new Set(), onMute, spect
         e.preventDefault();
         const text = input.value.trim();
         if (!text) return;
+        // The panel on screen when the answer comes may be a later redraw.
+        const now = () => /** @type {HTMLElement} */ (document.querySelector(".chat .form-msg")) || msg;
         try {
           await send(text);
+          Object.assign(kept, { draft: "", error: "" });
+          const field = /** @type {HTMLInputElement | null} */ (document.getElementById("chat-input"));
+          if (field && field.value === input.value) field.value = "";
           input.value = "";
-          msg.textContent = "";
+          now().textContent = "";
         } catch (err) {
-          showError(msg, err);
+          kept.error = errorText(err);
+          showError(now(), err);
         }
       },
     },
@@ -407,8 +457,20 @@ export function chatPanel({ messages, send, me, muted = new Set(), onMute, spect
     { class: "chat", "aria-labelledby": "chat-title" },
     h("h2", { id: "chat-title", class: "panel-title" }, t("chat")),
     messages.length ? list : h("p", { class: "muted chat-empty" }, t("chat_empty")),
-    form,
-    msg,
+    canSend ? form : null,
+    canSend ? msg : null,
+    onFilter
+      ? h(
+          "div",
+          { class: "field switch chat-filter" },
+          h(
+            "label",
+            {},
+            h("input", { type: "checkbox", id: "chat-unfiltered", checked: unfiltered, dataset: { key: "chat-unfiltered" }, onchange: (e) => onFilter(e.target.checked) }),
+            t("chat_unfiltered"),
+          ),
+        )
+      : null,
   );
 }
 

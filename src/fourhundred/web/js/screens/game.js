@@ -3,12 +3,14 @@
 // spectators, stand-in bots and lost connections.
 
 import { h, mount, num } from "../dom.js";
-import { signed, t } from "../i18n.js";
+import { cardName, pct, signed, t } from "../i18n.js";
 import { scoreSheet } from "../scoresheet.js";
 import { cardEl } from "../hand.js";
 import { previousTrick, renderTable, seatName, teamLabel, teamNames, teamOf } from "../table.js";
 import { chatPanel, openDialog, settingsList } from "../ui.js";
+import { blockPlayer, canBefriend } from "./friends.js";
 import { rematchPanel } from "./rematch.js";
+import { tournamentOfTable } from "./tournament.js";
 
 export function tableModel(ctx) {
   return ctx.ts.model({ pending: ctx.pending, notice: ctx.notice });
@@ -155,7 +157,9 @@ export function openGameOver(ctx, model, game) {
       ctx.ts?.table
         ? h("button", { type: "button", class: "secondary", onclick: () => ctx.go(`#/replay/${encodeURIComponent(ctx.ts.table)}`) }, t("watch_replay"))
         : null,
-      h("button", { type: "button", class: "primary", onclick: () => ctx.backToLobby() }, t("back_to_lobby")),
+      ctx.ts?.room?.kind === "tournament" && tournamentOfTable(ctx.ts.table)
+        ? h("a", { class: "button primary", href: `#/tournament/${encodeURIComponent(tournamentOfTable(ctx.ts.table))}` }, t("tour.back"))
+        : h("button", { type: "button", class: "primary", onclick: () => ctx.backToLobby() }, t("back_to_lobby")),
     ].filter(Boolean),
   });
 }
@@ -196,6 +200,8 @@ export function renderGame(ctx, root) {
       ),
     );
   }
+  const hint = hintBanner(ctx, model);
+  if (hint) banners.push(hint);
   mount(banner, banners);
   renderTable(tableRoot, model, {
     bid: (n) => ctx.act("bid", { bid: n }),
@@ -205,12 +211,14 @@ export function renderGame(ctx, root) {
     openScores: () => openScores(model),
     openLastTrick: () => openLastTrick(model),
     openRules: () => openRules(model.view, ts.room?.timer),
-    extraTools: () =>
+    extraTools: () => [
       ts.you.seat !== null && model.view.phase !== "over"
         ? h("button", { type: "button", class: "tool danger", dataset: { key: "leave" }, onclick: () => confirmLeave(ctx) }, t("leave_game"))
         : model.view.phase === "over"
           ? h("button", { type: "button", class: "tool", dataset: { key: "result" }, onclick: () => ctx.showResult(true) }, t("result"))
           : null,
+      reportTool(ctx),
+    ],
   });
   // The sheet scrolls inside the side column on a desktop: it stays at the
   // latest hand unless the player has scrolled back to an earlier one.
@@ -231,15 +239,62 @@ export function renderGame(ctx, root) {
       chatPanel({
         messages: ts.chat,
         me: ctx.me,
+        scope: `table:${ts.table}`,
         spectator: ts.you.seat === null,
         send: (text) => ctx.cmd("chat", { text }),
         muted: ctx.muted,
         onMute: (id) => ctx.mute(id),
+        onBlock: canBefriend(ctx) ? (from) => blockPlayer(ctx, from) : null,
+        ...ctx.chatExtras(),
       }),
     ),
   );
   const wrap = side.querySelector(".sheet-wrap");
   if (wrap) wrap.scrollTop = latest ? wrap.scrollHeight : at;
+}
+
+/** The server's hint (protocol.md, `hint`) in words: its fields, put in this language. */
+export function hintText(hint) {
+  const pts = (x) => signed(Math.round(x * 10) / 10);
+  if (hint.action === "redeal") return t("hint.redeal");
+  if (hint.action.startsWith("bid ")) {
+    const bid = hint.action.slice(4);
+    return hint.chance === null ? t("hint.bid_only", { bid }) : t("hint.bid", { bid, chance: pct(hint.chance) });
+  }
+  const [best, next] = hint.values;
+  if (!best || !next) return t("hint.card_only", { card: cardName(hint.action) });
+  return t("hint.card", { card: cardName(best[0]), pts: pts(best[1]), next: cardName(next[0]), next_pts: pts(next[1]) });
+}
+
+/** On the player's turn at a table with hints on: the "Hint" button, then the suggestion. */
+function hintBanner(ctx, model) {
+  const v = model.view;
+  if (!model.hints || model.you === null || !v || v.turn !== model.you || (v.phase !== "bid" && v.phase !== "play")) return null;
+  if (model.hint) return h("p", { class: "banner info hint", role: "status", dataset: { key: "hint" } }, t("hint.suggests"), " ", hintText(model.hint));
+  const asked = ctx.hintAsked === ctx.ts.version;
+  return h(
+    "p",
+    { class: "banner info hint" },
+    h(
+      "button",
+      {
+        type: "button",
+        class: "secondary small",
+        dataset: { key: "ask-hint" },
+        disabled: asked,
+        onclick: () => {
+          ctx.hintAsked = ctx.ts.version;
+          renderGame(ctx, ctx.main);
+          ctx.cmd("hint").catch(() => {
+            ctx.hintAsked = null;
+          });
+        },
+      },
+      asked ? t("hint.thinking") : t("hint.ask"),
+    ),
+    " ",
+    h("span", { class: "muted" }, t("hint.help")),
+  );
 }
 
 function confirmLeave(ctx) {
@@ -262,4 +317,11 @@ function confirmLeave(ctx) {
       ),
     ],
   });
+}
+
+/** "Report a player": the other people seated (none in the demo). */
+function reportTool(ctx) {
+  const people = (ctx.ts.room?.seats || []).filter((x) => x.user && x.user.id !== ctx.me?.id).map((x) => ({ id: x.user.id, name: x.user.name }));
+  if (ctx.demo || !people.length) return null;
+  return h("button", { type: "button", class: "tool", dataset: { key: "report" }, onclick: () => ctx.report(people) }, t("report.pick"));
 }

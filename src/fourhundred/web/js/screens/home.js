@@ -1,6 +1,7 @@
 // Home: sign in (guest, log in, register) and, once signed in, the lobby:
-// create a table, join by invite, Casual tables with open seats, games to
-// watch and the Ranked queue.
+// invites from friends, create a table, join by invite, the Ranked queue,
+// friends (screens/friends.js), Casual tables with open seats and games to
+// watch.
 
 import { cardFace } from "../cards.js";
 import { h, mount } from "../dom.js";
@@ -8,6 +9,7 @@ import { t } from "../i18n.js";
 import { api } from "../net.js";
 import { loadCatalog, summary } from "../settings.js";
 import { errorText, formMessage, openDialog, settingsForm, showError } from "../ui.js";
+import { friendsPanel, invitesPanel } from "./friends.js";
 
 // ------------------------------------------------------------ signed out
 
@@ -132,6 +134,9 @@ export function renderSignedOut(ctx, root) {
   const invited = ctx.invite
     ? h("p", { class: "banner invite-banner", role: "status" }, t("invited_sign_in"))
     : null;
+  // Said once, after the account was deleted here (screens/account.js).
+  const farewell = ctx.farewell ? h("p", { class: "banner", role: "status" }, ctx.farewell) : null;
+  ctx.farewell = null;
   mount(
     root,
     h(
@@ -149,6 +154,7 @@ export function renderSignedOut(ctx, root) {
         h("p", { class: "tagline" }, t("hero.tagline")),
         h("p", { class: "lede" }, t("hero.lede")),
       ),
+      farewell,
       invited,
       h("div", { class: "home-grid" }, signInCard(ctx), howTo()),
     ),
@@ -304,6 +310,16 @@ function rankedCard(ctx, queue) {
   );
 }
 
+function tournamentsCard() {
+  return h(
+    "section",
+    { class: "panel action-card tournaments-card", "aria-labelledby": "tournaments-title" },
+    h("h2", { id: "tournaments-title" }, t("tour.list_title")),
+    h("p", {}, t("tour.card_help")),
+    h("a", { href: "#/tournaments", class: "button secondary" }, t("tour.card_button")),
+  );
+}
+
 const clock = (secs) => `${Math.floor(secs / 60)}:${String(secs % 60).padStart(2, "0")}`;
 
 export function renderLobby(ctx, root, data) {
@@ -324,7 +340,9 @@ export function renderLobby(ctx, root, data) {
             h("a", { href: `#/table/${encodeURIComponent(ctx.seatedAt())}`, class: "button primary small" }, t("lobby.back")),
           )
         : null,
-      h("div", { class: "action-grid" }, createCard(ctx), joinCard(ctx), rankedCard(ctx, queue)),
+      invitesPanel(ctx, ctx.invites),
+      h("div", { class: "action-grid" }, createCard(ctx), joinCard(ctx), rankedCard(ctx, queue), tournamentsCard()),
+      friendsPanel(ctx, ctx.social),
       h(
         "section",
         { class: "panel", "aria-labelledby": "casual-title" },

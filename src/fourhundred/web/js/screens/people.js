@@ -4,6 +4,7 @@
 import { h, mount } from "../dom.js";
 import { pct, signed, t } from "../i18n.js";
 import { when } from "../ui.js";
+import { personActions } from "./friends.js";
 
 function stat(label, value, sub) {
   return h("div", { class: "stat" }, h("div", { class: "stat-value num" }, value), h("div", { class: "stat-label" }, label), sub ? h("div", { class: "stat-sub" }, sub) : null);
@@ -17,7 +18,16 @@ export function renderProfile(ctx, root, profile, games) {
     h(
       "div",
       { class: "profile" },
-      h("h1", { class: "page-title" }, h("bdi", { class: "user", translate: "no" }, u.name), u.guest ? h("span", { class: "badge" }, t("guest")) : null),
+      h(
+        "h1",
+        { class: "page-title" },
+        h("bdi", { class: "user", translate: "no" }, u.name),
+        u.guest ? h("span", { class: "badge" }, t("guest")) : null,
+        ctx.me && ctx.me.id !== u.id && !ctx.demo
+          ? h("button", { type: "button", class: "ghost small", "aria-label": t("report_name", { name: u.name }), onclick: () => ctx.report([{ id: u.id, name: u.name }]) }, t("report"))
+          : null,
+      ),
+      personActions(ctx, u, { small: false }),
       h(
         "section",
         { class: "panel stats", "aria-label": t("profile.stats") },

@@ -59,8 +59,11 @@ function remark(rs, frame) {
 function analysisPanel(rs, model) {
   const hand = handAnalysis(rs);
   let body;
+  // Hands arrive in order: one not reached yet is still being worked out.
+  const reached = rs.hand < (rs.analysis?.hands_done ?? Infinity);
   if (!rs.analysis && rs.analysisPending) body = h("p", { class: "muted", role: "status" }, t("analysis.pending"));
   else if (!rs.analysis) body = h("p", { class: "muted" }, t("analysis.none"));
+  else if (!hand && rs.analysisPending && !reached) body = h("p", { class: "muted", role: "status" }, t("analysis.hand_pending"));
   else if (!hand) body = h("p", { class: "muted" }, t("analysis.no_hand"));
   else {
     body = h(
@@ -93,6 +96,9 @@ function analysisPanel(rs, model) {
     { class: "panel", "aria-labelledby": "analysis-title" },
     h("h2", { id: "analysis-title", class: "panel-title" }, t("analysis.title")),
     rs.analysis ? h("p", { class: "muted small-print" }, t("analysis.help")) : null,
+    rs.analysis && rs.analysisPending && rs.analysis.hands_total
+      ? h("p", { class: "muted small-print", dataset: { key: "analysis-progress" } }, t("analysis.progress", { done: rs.analysis.hands_done, total: rs.analysis.hands_total }))
+      : null,
     body,
   );
 }

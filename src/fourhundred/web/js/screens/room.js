@@ -7,6 +7,8 @@ import { seatLabel, t } from "../i18n.js";
 import { seatInfo } from "../state.js";
 import { loadCatalog, presetLabel } from "../settings.js";
 import { chatPanel, errorText, openDialog, settingsForm, settingsList } from "../ui.js";
+import { blockPlayer, canBefriend, inviteFriendsPanel, personActions } from "./friends.js";
+import { tournamentOfTable } from "./tournament.js";
 
 /** The link that brings a friend to this table. */
 export function inviteLink(room) {
@@ -25,16 +27,23 @@ function seatCard(ctx, room, you, seat) {
     if (you.seat === null && room.kind !== "ranked") {
       controls.push(h("button", { type: "button", class: "primary small", onclick: () => ctx.cmd("sit", { seat }) }, t("room.sit")));
     }
-    if (host && room.kind !== "ranked") {
+    if (host && room.kind !== "ranked") controls.push(addBotControl(ctx, seat));
+  } else if (s.user && !mine && !info.bot && !ctx.demo) {
+    if (host) {
       controls.push(
-        h("button", { type: "button", class: "secondary small", "aria-label": t("room.add_bot_seat", { seat: seatLabel(seat) }), onclick: () => ctx.cmd("add_bot", { seat }) }, t("room.add_bot")),
+        h("button", { type: "button", class: "ghost small danger", "aria-label": t("room.remove_name", { name: info.name }), onclick: () => ctx.cmd("remove", { seat }) }, t("room.remove")),
       );
     }
+    controls.push(
+      h("button", { type: "button", class: "ghost small", "aria-label": t("report_name", { name: info.name }), onclick: () => ctx.report([{ id: s.user.id, name: info.name }]) }, t("report")),
+    );
   } else if (host && !mine) {
     controls.push(
       h("button", { type: "button", class: "ghost small danger", "aria-label": t("room.remove_name", { name: info.name }), onclick: () => ctx.cmd("remove", { seat }) }, t("room.remove")),
     );
   }
+  const person = info.user && !mine ? personActions(ctx, info.user) : null;
+  if (person) controls.push(person);
   if (host) {
     const id = `move-${seat}`;
     controls.push(
@@ -68,7 +77,7 @@ function seatCard(ctx, room, you, seat) {
       info.empty ? h("span", { class: "muted" }, t("room.empty")) : h("bdi", { class: "user", translate: "no" }, info.name),
       mine ? h("span", { class: "badge you" }, t("you")) : null,
       isHostSeat ? h("span", { class: "badge host" }, t("room.host")) : null,
-      info.bot ? h("span", { class: "badge bot" }, t("bot")) : null,
+      info.bot ? h("span", { class: "badge bot", dataset: { level: info.level || "" } }, info.level ? t(`level.${info.level}`) : t("bot")) : null,
       !info.empty && !info.bot && !info.connected ? h("span", { class: "badge away" }, t("away")) : null,
     ),
     h(
@@ -77,6 +86,57 @@ function seatCard(ctx, room, you, seat) {
       info.empty ? "" : info.ready ? t("room.ready") : t("room.not_ready"),
     ),
     controls.length ? h("div", { class: "room-seat-controls" }, controls) : null,
+  );
+}
+
+// The bot levels a host picks from (protocol.md, `add_bot`), easiest first.
+const LEVELS = ["beginner", "intermediate", "expert"];
+/** The level picked for each seat, kept across redraws (the room is drawn again on every frame). */
+const picked = ["intermediate", "intermediate", "intermediate", "intermediate"];
+
+/** The host's control on an empty seat: a level, then "Add a bot". */
+function addBotControl(ctx, seat) {
+  const id = `bot-level-${seat}`;
+  const select = h(
+    "select",
+    {
+      id,
+      class: "small",
+      dataset: { key: "bot-level" },
+      onchange: (e) => {
+        picked[seat] = e.target.value;
+      },
+    },
+    LEVELS.map((level) => h("option", { value: level, selected: level === picked[seat] }, t(`level.${level}`))),
+  );
+  return h(
+    "span",
+    { class: "add-bot" },
+    h("label", { for: id, class: "sr-only" }, t("room.bot_level", { seat: seatLabel(seat) })),
+    select,
+    h(
+      "button",
+      {
+        type: "button",
+        class: "secondary small",
+        "aria-label": t("room.add_bot_seat", { seat: seatLabel(seat) }),
+        onclick: () => ctx.cmd("add_bot", { seat, level: picked[seat] }),
+      },
+      t("room.add_bot"),
+    ),
+  );
+}
+
+/** Hints (a room option, off by default, never Ranked): the host's switch, or a line for the others. */
+function hintsControl(ctx, room, host) {
+  if (room.kind === "ranked") return null;
+  if (!host) return h("p", { class: "muted", dataset: { key: "hints" } }, room.hints ? t("room.hints_on") : t("room.hints_off"));
+  return h(
+    "label",
+    { class: "check", dataset: { key: "hints" } },
+    h("input", { type: "checkbox", checked: Boolean(room.hints), onchange: (e) => ctx.cmd("configure", { hints: e.target.checked }) }),
+    " ",
+    t("room.hints_allow"),
   );
 }
 
@@ -114,6 +174,7 @@ export function renderRoom(ctx, root) {
           : null,
         // The button also marks the host ready (ctx.fillWithBots): say so.
         filled < 4 && room.kind !== "ranked" ? h("p", { class: "help", id: "fill-help" }, t("room.fill_bots.help")) : null,
+        filled < 4 && room.kind !== "ranked" ? h("p", { class: "help", dataset: { key: "levels-help" } }, t("room.levels_help")) : null,
       )
     : null;
   const readyButton =
@@ -130,6 +191,19 @@ export function renderRoom(ctx, root) {
           me.ready ? t("room.unready") : t("room.ready_button"),
         )
       : null;
+  // A tournament match: the seats are the server's; players only say ready.
+  const tournament = room.kind === "tournament" ? tournamentOfTable(room.id) : null;
+  const tourBanner = tournament
+    ? h(
+        "p",
+        { class: "banner info tour-match-banner", role: "status" },
+        t(ctx.matchNotice === room.id ? "tour.match_ready" : "tour.match_table"),
+        " ",
+        t("tour.match_ready_help"),
+        " ",
+        h("a", { href: `#/tournament/${encodeURIComponent(tournament)}` }, t("tour.back")),
+      )
+    : null;
   const startHint =
     filled < 4 ? t("room.waiting_players", { n: 4 - filled }) : ready < 4 ? t("room.waiting_ready", { n: 4 - ready }) : t("room.starting");
   mount(
@@ -143,6 +217,7 @@ export function renderRoom(ctx, root) {
         h("h1", { class: "page-title" }, t("room.title"), " ", h("span", { class: `kind-chip kind-${room.kind}` }, t(`kind.${room.kind}`))),
         h("div", { class: "room-head-actions" }, h("p", { class: "start-hint", role: "status" }, startHint), readyButton),
       ),
+      tourBanner,
       h(
         "div",
         { class: "room-grid" },
@@ -155,39 +230,43 @@ export function renderRoom(ctx, root) {
             h("h2", { id: "seats-title" }, t("room.seats_title")),
             h("p", { class: "muted" }, t("room.teams_help")),
             h("div", { class: "teams-grid" }, teams),
-            h("div", { class: "room-actions" }, hostTools, seated ? h("button", { type: "button", class: "ghost", onclick: () => ctx.leaveTable() }, t("room.leave")) : null),
+            h("div", { class: "room-actions" }, hostTools, seated && !tournament ? h("button", { type: "button", class: "ghost", onclick: () => ctx.leaveTable() }, t("room.leave")) : null),
           ),
-          h(
-            "section",
-            { class: "panel invite", "aria-labelledby": "invite-title" },
-            h("h2", { id: "invite-title" }, t("room.invite_title")),
-            h("p", { class: "muted" }, room.invite ? t("room.invite_private") : t("room.invite_casual")),
-            h(
-              "div",
-              { class: "inline-form" },
-              h("label", { for: "invite-link", class: "sr-only" }, t("room.invite_title")),
-              h("input", { id: "invite-link", readonly: true, value: link, onfocus: (e) => e.target.select() }),
-              h(
-                "button",
-                {
-                  type: "button",
-                  class: "secondary",
-                  onclick: async () => {
-                    const ok = await copyText(link);
-                    copied.textContent = ok ? t("room.copied") : t("room.copy_failed");
-                  },
-                },
-                t("room.copy"),
+          tournament
+            ? null
+            : h(
+                "section",
+                { class: "panel invite", "aria-labelledby": "invite-title" },
+                h("h2", { id: "invite-title" }, t("room.invite_title")),
+                h("p", { class: "muted" }, room.invite ? t("room.invite_private") : t("room.invite_casual")),
+                h(
+                  "div",
+                  { class: "inline-form" },
+                  h("label", { for: "invite-link", class: "sr-only" }, t("room.invite_title")),
+                  h("input", { id: "invite-link", readonly: true, value: link, onfocus: (e) => e.target.select() }),
+                  h(
+                    "button",
+                    {
+                      type: "button",
+                      class: "secondary",
+                      onclick: async () => {
+                        const ok = await copyText(link);
+                        copied.textContent = ok ? t("room.copied") : t("room.copy_failed");
+                      },
+                    },
+                    t("room.copy"),
+                  ),
+                ),
+                copied,
               ),
-            ),
-            copied,
-          ),
+          tournament ? null : inviteFriendsPanel(ctx, room),
           h(
             "section",
             { class: "panel", "aria-labelledby": "rules-title" },
             h("h2", { id: "rules-title" }, t("room.rules_title")),
             h("p", { class: "preset-name" }, t("room.preset", { name: presetLabel(room.preset, room.changes) })),
             settingsList(room.settings, room.timer),
+            hintsControl(ctx, room, you.host),
           ),
         ),
         h(
@@ -196,10 +275,13 @@ export function renderRoom(ctx, root) {
           chatPanel({
             messages: ts.chat,
             me: ctx.me,
+            scope: `table:${ts.table}`,
             spectator: !seated,
             send: (text) => ctx.cmd("chat", { text }),
             muted: ctx.muted,
             onMute: (id) => ctx.mute(id),
+            onBlock: canBefriend(ctx) ? (from) => blockPlayer(ctx, from) : null,
+            ...ctx.chatExtras(),
           }),
         ),
       ),
