@@ -170,6 +170,9 @@ async def test_chat_is_limited_per_user_over_all_tables(limits_server: Server) -
         await w.join(table=made["table"]["id"])
         for _ in range(CHAT_LIMIT + 1):  # refused lines spend nothing
             assert (await w.request("chat", text=" \u202e "))["code"] == "bad_message"
+            # nor does a line to a tournament one may not chat in
+            line = await w.request("tournament_chat", tournament="t-none", text="hello")
+            assert line["code"] == "not_found", line
         for i in range(CHAT_LIMIT):
             assert (await w.request("chat", text=f"line {i}"))["type"] != "error"
         refused = await w.request("chat", text="one too many")

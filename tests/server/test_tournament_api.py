@@ -8,7 +8,16 @@ from pathlib import Path
 
 import pytest
 from fh_server_helpers import Databases, Player, Server
-from fh_tournaments import create, detail, enter_team, now_ms, post, registered, uname
+from fh_tournaments import (
+    create,
+    detail,
+    enter_team,
+    matched_tables,
+    now_ms,
+    post,
+    registered,
+    uname,
+)
 
 
 @pytest.fixture(scope="module")
@@ -238,3 +247,25 @@ async def test_withdrawing_before_the_start(tserver: Server, people: list[Player
     d = r.json()["tournament"]
     assert d["teams"] == [] and d["log"][-1]["kind"] == "withdrawn" and d["log"][-1]["by"] == b.id
     assert (await post(a, tid, "enter", {"partner": c.name})).status_code == 200
+
+
+async def test_a_player_who_connects_late_is_told_of_the_waiting_match(
+    tserver: Server, people: list[Player]
+) -> None:
+    """The director's ``matched`` went out while a player had no socket:
+    their next socket's hello is followed by it (one query of the store); a
+    player with no waiting match gets none."""
+    org, a, b, c, d, e = people[:6]
+    tid = (await create(org))["tournament"]["id"]
+    await enter_team(tid, a, b)
+    await enter_team(tid, c, d)
+    await b.connect()
+    r = await post(org, tid, "start")
+    assert r.status_code == 200, r.text
+    table = r.json()["tournament"]["rounds"][0]["matches"][0]["table"]
+    await b.wait(lambda: matched_tables(b) == [table])  # the director made it and told b
+    await a.connect()
+    await a.wait(lambda: matched_tables(a) == [table])
+    await e.connect()  # not entered: the hello comes alone
+    assert (await e.cmd("ping"))["type"] == "pong"  # the hello and what follows it are in
+    assert matched_tables(e) == []

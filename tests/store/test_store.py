@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+from dataclasses import replace
 
 import pytest
 from alembic.autogenerate import compare_metadata
@@ -128,6 +129,25 @@ async def test_commit_is_atomic_and_guarded_by_the_version(store: Store, tag: st
     u = await store.get_user(uid)
     assert u is not None and (u.mu, u.sigma, u.games, u.wins) == (300.0, 1.0, 1, 1)
     assert (await store.leaderboard(1))[0].id == uid  # far ahead of anyone else
+
+
+async def test_a_waiting_tournament_match_is_found_in_one_query(store: Store, tag: str) -> None:
+    """What a signed-in socket's hello asks: the tournament table not yet
+    started where the user holds a seat; not a casual table, not one
+    started, not a seat left."""
+    uid = f"wm{tag}"
+    await store.create_user(uid, "Maya", 1, username=f"wm{tag}")
+    assert await store.waiting_match(uid) is None
+    await store.create_table(
+        _row(f"c{tag}", uid), StoredEvent(1, "created", {}, 1), [(0, uid, True)]
+    )
+    assert await store.waiting_match(uid) is None  # a casual table is no match
+    match = replace(_row(f"m{tag}", uid), kind="tournament")
+    await store.create_table(match, StoredEvent(1, "created", {}, 1), [(0, uid, True)])
+    assert await store.waiting_match(uid) == f"m{tag}"
+    ev = StoredEvent(2, "start", {}, 2)
+    await store.commit(Commit(f"m{tag}", 1, [ev], {"status": "playing"}))
+    assert await store.waiting_match(uid) is None  # started: the table is no longer waiting
 
 
 async def test_lobby_listing_and_invites(store: Store, tag: str) -> None:

@@ -100,14 +100,20 @@ class Followers:
         for peer in list(peers):
             peer.send(data)
 
-    async def chat(self, peer: Peer, msg: p.TournamentChat) -> None:
-        """One chat line from an entrant or the organiser to the followers."""
+    async def chat(
+        self, peer: Peer, msg: p.TournamentChat, charge: Callable[[], None] = lambda: None
+    ) -> None:
+        """One chat line from an entrant or the organiser to the followers.
+        ``charge`` spends the user's chat allowance over all tables (the
+        ``--chat-limit``); it is called only for a line that may be said, so
+        a refused one spends nothing."""
         view = await self._visible(peer, msg.tournament, None)
         if not view.names(peer.user_id):
             raise CommandError("forbidden", "only the tournament's players and organiser chat")
         text = clean_text(msg.text)
         if not 1 <= len(text) <= MAX_CHAT:
             raise CommandError("bad_message", f"chat text must be 1 to {MAX_CHAT} characters")
+        charge()
         now = self.clock.monotonic()
         bucket = self._buckets.get(peer.user_id)
         if bucket is None:

@@ -185,18 +185,20 @@ class Hub:
         self.locator.user_disconnected(peer)
         self.followers.drop(peer)
 
-    async def tell_waiting_match(self, user_id: str) -> None:
+    async def tell_waiting_match(self, user: User) -> None:
         """A player who connects while their tournament match waits for them
         is sent its ``matched`` again: the director's was sent while they
-        were away (a reconnect, a server restart)."""
-        try:
-            table_id = await self.store.seated_table(user_id)
-            row = None if table_id is None else await self.store.get_table(table_id)
-        except Exception as e:  # the socket works without it
-            log.warning("waiting_match_unknown", user=user_id, error=repr(e))
+        were away (a reconnect, a server restart). Guests never enter a
+        tournament, so their hello costs no query."""
+        if user.guest:
             return
-        if row is not None and row.kind == "tournament" and row.status == "waiting":
-            self.sockets.notify(user_id, frames.Matched(table=row.id, kind="tournament"))
+        try:
+            table_id = await self.store.waiting_match(user.id)
+        except Exception as e:  # the socket works without it
+            log.warning("waiting_match_unknown", user=user.id, error=repr(e))
+            return
+        if table_id is not None:
+            self.sockets.notify(user.id, frames.Matched(table=table_id, kind="tournament"))
 
     async def load_blocks(self, user: User) -> None:
         """A block is a mute that lasts: load the user's when a socket opens."""

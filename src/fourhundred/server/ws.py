@@ -350,7 +350,7 @@ async def websocket_endpoint(ws: WebSocket) -> None:
             )
         )
     )
-    await hub.tell_waiting_match(user.id)
+    await hub.tell_waiting_match(user)
     try:
         await _read(ws, hub, conn)
     except WebSocketDisconnect:
@@ -408,8 +408,7 @@ async def _dispatch(hub: Hub, conn: Connection, msg: p.ClientMessage, t0: float)
         await hub.followers.follow(conn, msg)
     elif isinstance(msg, p.TournamentChat):
         await hub.standings.check(conn.user_id, "chat")  # as at a table
-        _count_chat(conn, msg)
-        await hub.followers.chat(conn, msg)
+        await hub.followers.chat(conn, msg, charge=lambda: _count_chat(conn, msg))
     else:
         if (act := act_of(msg)) is not None:  # docs/moderation.md, "Enforcement"
             await hub.standings.check(conn.user_id, act)

@@ -321,6 +321,26 @@ class Store:
             ).first()
         return None if row is None else str(row.id)
 
+    async def waiting_match(self, user_id: str) -> str | None:
+        """The tournament table, not yet started, where ``user_id`` holds a
+        seat, if any (one query: asked on every signed-in socket's hello)."""
+        s, t = m.seats.c, m.tables.c
+        async with self.engine.connect() as conn:
+            row = (
+                await conn.execute(
+                    sa.select(t.id)
+                    .join(m.seats, s.table_id == t.id)
+                    .where(
+                        s.user_id == user_id,
+                        s.active.is_(True),
+                        t.kind == "tournament",
+                        t.status == "waiting",
+                    )
+                    .limit(1)
+                )
+            ).first()
+        return None if row is None else str(row.id)
+
     # ------------------------------------------------------------ games
 
     async def game_players(self, table_id: str) -> list[GamePlayer]:
