@@ -46,6 +46,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from serve_args import OPEN_LIMITS
+
 PG_ADMIN_URL = os.environ.get("FOURHUNDRED_TEST_PG", "postgresql://postgres@127.0.0.1:5432/test")
 REDIS_URL = "redis://127.0.0.1:6379/0"
 MOVE_KINDS = ("bid", "play", "redeal", "game_over")
@@ -275,16 +277,7 @@ class Setup:
             node,
             "--lease-ms",
             str(self.args.lease_ms),
-            "--auth-limit",
-            "1000000",
-            "--guest-limit",
-            "1000000",
-            "--rooms-per-address",
-            "1000000",
-            "--table-limit",
-            "1000000",
-            "--chat-limit",
-            "1000000",
+            *OPEN_LIMITS,
             "--ws-rate",
             "100000",
             "--bot-workers",

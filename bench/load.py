@@ -40,6 +40,8 @@ from typing import Any
 from rich.console import Console
 from rich.table import Table
 
+from serve_args import OPEN_LIMITS
+
 PG_ADMIN_URL = os.environ.get("FOURHUNDRED_TEST_PG", "postgresql://postgres@127.0.0.1:5432/test")
 REDIS_URL = "redis://127.0.0.1:6379/0"
 
@@ -107,16 +109,7 @@ class Servers:
                 "--database-url",
                 url,
                 # Thousands of simulated guests sign in from 127.0.0.1.
-                "--auth-limit",
-                "1000000",
-                "--guest-limit",
-                "1000000",
-                "--rooms-per-address",
-                "1000000",
-                "--table-limit",
-                "1000000",
-                "--chat-limit",
-                "1000000",
+                *OPEN_LIMITS,
             ]
             if self.n > 1:
                 cmd += ["--redis-url", REDIS_URL, "--redis-prefix", self.prefix]

@@ -26,6 +26,8 @@ import urllib.error
 import urllib.request
 from pathlib import Path
 
+from serve_args import OPEN_LIMITS
+
 BARE_APP = textwrap.dedent(
     """
     import sys, uvicorn
@@ -130,16 +132,7 @@ def main() -> int:
                 str(port),
                 "--database-url",
                 f"sqlite+aiosqlite:///{work / 'db.sqlite3'}",
-                "--auth-limit",
-                "1000000",
-                "--guest-limit",
-                "1000000",
-                "--rooms-per-address",
-                "1000000",
-                "--table-limit",
-                "1000000",
-                "--chat-limit",
-                "1000000",
+                *OPEN_LIMITS,
             ],
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
