@@ -305,40 +305,21 @@ class Store:
 
     async def seated_table(self, user_id: str) -> str | None:
         """The unfinished table where ``user_id`` holds a seat, if any."""
-        s, t = m.seats.c, m.tables.c
-        async with self.engine.connect() as conn:
-            row = (
-                await conn.execute(
-                    sa.select(t.id)
-                    .join(m.seats, s.table_id == t.id)
-                    .where(
-                        s.user_id == user_id,
-                        s.active.is_(True),
-                        t.status.in_(("waiting", "playing")),
-                    )
-                    .limit(1)
-                )
-            ).first()
-        return None if row is None else str(row.id)
+        return await self._seat_at(user_id, m.tables.c.status.in_(("waiting", "playing")))
 
     async def waiting_match(self, user_id: str) -> str | None:
         """The tournament table, not yet started, where ``user_id`` holds a
         seat, if any (one query: asked on every signed-in socket's hello)."""
+        t = m.tables.c
+        return await self._seat_at(user_id, t.kind == "tournament", t.status == "waiting")
+
+    async def _seat_at(self, user_id: str, *where: sa.ColumnElement[bool]) -> str | None:
+        """A table matching ``where`` where ``user_id`` holds a seat."""
         s, t = m.seats.c, m.tables.c
+        query = sa.select(t.id).join(m.seats, s.table_id == t.id)
+        query = query.where(s.user_id == user_id, s.active.is_(True), *where).limit(1)
         async with self.engine.connect() as conn:
-            row = (
-                await conn.execute(
-                    sa.select(t.id)
-                    .join(m.seats, s.table_id == t.id)
-                    .where(
-                        s.user_id == user_id,
-                        s.active.is_(True),
-                        t.kind == "tournament",
-                        t.status == "waiting",
-                    )
-                    .limit(1)
-                )
-            ).first()
+            row = (await conn.execute(query)).first()
         return None if row is None else str(row.id)
 
     # ------------------------------------------------------------ games
