@@ -24,7 +24,7 @@ True
 
 from __future__ import annotations
 
-from fourhundred.engine import BEATERS, BID_BASE, REDEAL, SEAT_AFTER, Action, View
+from fourhundred.engine import BEATERS, BID_BASE, REDEAL, SEAT_AFTER, Action, View, mask_of
 
 from .base import Bot
 from .heuristic_bidding import (
@@ -56,6 +56,7 @@ __all__ = [
     "choose_card",
     "estimate_tricks",
     "heuristic_bid",
+    "heuristic_card",
     "trick_distribution",
 ]
 
@@ -313,6 +314,25 @@ def _lead(  # noqa: C901, PLR0911, PLR0912, PLR0913, PLR0915, PLR0917 - the lead
 # ------------------------------------------------------------------ bot
 
 
+def heuristic_card(k: Knowledge, *, gone: int | None = None, voids: list[int] | None = None) -> int:
+    """The heuristic's card for the seat of ``k`` among its legal cards;
+    ``gone`` and ``voids`` stand in for what ``k`` knows when a player knows
+    more (a colluder told its partner's hand counts those cards as out of
+    the opponents' reach)."""
+    return choose_card(
+        k.seat,
+        k.hand,
+        mask_of(k.legal or ()),
+        k.trick,
+        k.gone if gone is None else gone,
+        k.voids if voids is None else voids,
+        k.bids,
+        k.won,
+        k.values,
+        k.tricks_left,
+    )
+
+
 class HeuristicBot(Bot):
     """Fast rules: evaluation-based bids, card-counting play. Deterministic
     (the seed is accepted for the common interface)."""
@@ -327,18 +347,4 @@ class HeuristicBot(Bot):
             if view.can_redeal and estimate_tricks(k.hand) < 1.5:
                 return REDEAL
             return BID_BASE + heuristic_bid(k, view.legal)
-        legal = 0
-        for c in view.legal:
-            legal |= 1 << c
-        return choose_card(
-            k.seat,
-            k.hand,
-            legal,
-            k.trick,
-            k.gone,
-            k.voids,
-            k.bids,
-            k.won,
-            k.values,
-            k.tricks_left,
-        )
+        return heuristic_card(k)

@@ -43,6 +43,7 @@ from fourhundred.engine import (
     GameState,
     Phase,
     View,
+    mask_of,
     state_from_view,
     team_of,
 )
@@ -51,9 +52,9 @@ from ._proc import die_with_parent
 from .base import Bot
 from .heuristic import (
     HeuristicBot,
-    choose_card,
     estimate_tricks,
     heuristic_bid,
+    heuristic_card,
 )
 from .knowledge import ABOVE, Knowledge
 from .rollout import rollout, team_value, voids_after
@@ -72,6 +73,7 @@ __all__ = [
     "evaluate",
     "exact_tricks_for",
     "pick",
+    "play_candidates",
     "representative",
     "rollout",
 ]
@@ -146,23 +148,13 @@ def representative(card: int, candidates: Mapping[int, object], k: Knowledge) ->
     return card
 
 
-def _play_candidates(k: Knowledge) -> list[int]:
-    legal = 0
-    for c in k.legal or ():
-        legal |= 1 << c
+def play_candidates(k: Knowledge) -> list[int]:
+    """The distinct legal cards of a play decision (touching cards once)."""
+    legal = mask_of(k.legal or ())
     # Touching cards: only the cards the others still hold, and the trick,
     # can come between two of ours.
     in_play = (~k.gone | sum(1 << c for c in k.trick)) & ((1 << 52) - 1)
     return distinct_cards(k.hand, legal, in_play)
-
-
-def _heuristic_card(k: Knowledge) -> int:
-    legal = 0
-    for c in k.legal or ():
-        legal |= 1 << c
-    return choose_card(
-        k.seat, k.hand, legal, k.trick, k.gone, k.voids, k.bids, k.won, k.values, k.tricks_left
-    )
 
 
 def _evaluate_play(view: View, k: Knowledge, rng: random.Random, limits: Limits) -> Tally:
@@ -171,7 +163,7 @@ def _evaluate_play(view: View, k: Knowledge, rng: random.Random, limits: Limits)
     exact = limits.exact
     sampler = limits.sampler or sample_hands
     tally = Tally()
-    cands = _play_candidates(k)
+    cands = play_candidates(k)
     team = team_of(k.seat)
     per_deal = 0.0
     start = time.monotonic()
@@ -391,12 +383,12 @@ class SearchBot(Bot):
             view.phase == "play" and not self.search_play
         ):
             return self._fallback.choose(view)
-        if view.phase == "play" and len(_play_candidates(k)) == 1:
-            return _play_candidates(k)[0]
+        if view.phase == "play" and len(play_candidates(k)) == 1:
+            return play_candidates(k)[0]
         tally = self.search(view)
         self.last = tally
         prior = (
-            BID_BASE + heuristic_bid(k, view.legal) if view.phase == "bid" else _heuristic_card(k)
+            BID_BASE + heuristic_bid(k, view.legal) if view.phase == "bid" else heuristic_card(k)
         )
         if view.phase == "play":
             rep = representative(prior, tally.values, k)

@@ -31,8 +31,8 @@ from ..base import Bot
 from ..heuristic import (
     HeuristicBot,
     bid_from_distribution,
-    choose_card,
     estimate_tricks,
+    heuristic_card,
     trick_distribution,
 )
 from ..knowledge import Knowledge
@@ -132,21 +132,7 @@ class HeuristicColluder(HeuristicBot, Colluder):
         for suit_mask in SUIT_MASKS:
             if not self.partner_hand & suit_mask:
                 voids[partner] |= suit_mask
-        legal = 0
-        for c in view.legal:
-            legal |= 1 << c
-        return choose_card(
-            k.seat,
-            k.hand,
-            legal,
-            k.trick,
-            k.gone | self.partner_hand,
-            voids,
-            k.bids,
-            k.won,
-            k.values,
-            k.tricks_left,
-        )
+        return heuristic_card(k, gone=k.gone | self.partner_hand, voids=voids)
 
 
 class SearchColluder(SearchBot, Colluder):

@@ -44,11 +44,11 @@ from fourhundred.engine import (
 
 from ..inference import PlayInference
 from ..knowledge import Knowledge
-from ..search import representative
+from ..search import play_candidates, representative
 from .bids import bid_decisions, judge_bid
 from .choice import Judged, judged
 from .evidence import Evidence
-from .worlds import card_candidates, card_values
+from .worlds import card_values
 
 __all__ = [
     "FLAG_Z",
@@ -106,7 +106,7 @@ def judge(
     ``partner_hand``; ``None`` when the decision is not judged (one
     distinct card, or a partner with nothing left to hide)."""
     k = Knowledge.from_view(view)
-    cands = card_candidates(k)
+    cands = play_candidates(k)
     if len(cands) < 2 or not partner_hand:
         return None
     rng = random.Random(seed)

@@ -20,9 +20,8 @@ from fourhundred.engine import View, partner_of
 from ..knowledge import FULL, Knowledge
 from ..sampling import sample_hands
 from ..search import Limits, evaluate
-from ..solver import distinct_cards
 
-__all__ = ["PartnerFixed", "card_candidates", "card_values"]
+__all__ = ["PartnerFixed", "card_values"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,16 +45,6 @@ class PartnerFixed:
         hands = sample_hands(narrowed, rng)
         hands[partner] = fixed
         return hands
-
-
-def card_candidates(k: Knowledge) -> list[int]:
-    """The distinct legal cards of a play decision (touching cards count
-    once, as in the search)."""
-    legal = 0
-    for c in k.legal or ():
-        legal |= 1 << c
-    in_play = (~k.gone | sum(1 << c for c in k.trick)) & FULL
-    return distinct_cards(k.hand, legal, in_play)
 
 
 def card_values(
