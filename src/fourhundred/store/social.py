@@ -101,16 +101,9 @@ class Social:
     async def request(self, a: str, b: str, now_ms: int) -> bool:
         """``a`` asks ``b`` to be friends. False if a row from ``a`` to
         ``b`` is already there (nothing written)."""
-        try:
-            async with self._write() as conn:
-                await conn.execute(
-                    m.friends.insert().values(
-                        user_id=a, friend_id=b, accepted=False, created_ms=now_ms
-                    )
-                )
-        except IntegrityError:
-            return False
-        return True
+        return await self._insert_new(
+            m.friends.insert().values(user_id=a, friend_id=b, accepted=False, created_ms=now_ms)
+        )
 
     async def accept(self, a: str, b: str, now_ms: int) -> bool:
         """``a`` accepts ``b``'s request: both rows, accepted. False (nothing
@@ -269,13 +262,17 @@ class Social:
     async def invite(self, to_user: str, table_id: str, from_user: str, now_ms: int) -> bool:
         """Invite ``to_user`` to ``table_id``. False (nothing written) if
         they are invited to it already."""
+        return await self._insert_new(
+            m.table_invites.insert().values(
+                to_user=to_user, table_id=table_id, from_user=from_user, created_ms=now_ms
+            )
+        )
+
+    async def _insert_new(self, insert: sa.Insert) -> bool:
+        """Run ``insert``: False (nothing written) if its row is there already."""
         try:
             async with self._write() as conn:
-                await conn.execute(
-                    m.table_invites.insert().values(
-                        to_user=to_user, table_id=table_id, from_user=from_user, created_ms=now_ms
-                    )
-                )
+                await conn.execute(insert)
         except IntegrityError:
             return False
         return True
