@@ -2,7 +2,7 @@
 
 import { h } from "./dom.js";
 import { lang, t } from "./i18n.js";
-import { describeSettings, presetSettings, settingExplained, settingSpecs, valueText } from "./settings.js";
+import { describeSettings, loadCatalog, presetSettings, settingExplained, settingSpecs, valueText } from "./settings.js";
 
 /** The kinds of table a person may create (Ranked tables come from the queue). */
 const TABLE_KINDS = ["private", "casual"];
@@ -57,6 +57,20 @@ export function showError(el, err) {
 // said in the client's own words only: server internals such as version
 // numbers never reach the screen.
 const EXPLAINED = new Set(["bad_request", "bad_setting", "illegal", "not_allowed", "conflict", "unauthorized"]);
+
+/**
+ * The server's catalogue of settings for a dialog, or null once `say` has
+ * told the person why it could not be had.
+ * @param {(text: string) => void} say
+ */
+export async function catalogOrSay(say) {
+  try {
+    return await loadCatalog();
+  } catch (err) {
+    say(errorText(err));
+    return null;
+  }
+}
 
 /** A player-facing sentence for an ApiError or a socket error. */
 export function errorText(err) {

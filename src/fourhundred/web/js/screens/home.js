@@ -7,8 +7,8 @@ import { cardFace } from "../cards.js";
 import { h, mount } from "../dom.js";
 import { t } from "../i18n.js";
 import { api } from "../net.js";
-import { loadCatalog, summary } from "../settings.js";
-import { errorText, formMessage, openDialog, settingsForm, showError } from "../ui.js";
+import { summary } from "../settings.js";
+import { catalogOrSay, formMessage, openDialog, settingsForm, showError } from "../ui.js";
 import { friendsPanel, invitesPanel } from "./friends.js";
 
 // ------------------------------------------------------------ signed out
@@ -228,13 +228,8 @@ function createCard(ctx) {
 }
 
 export async function openCreate(ctx) {
-  let catalog;
-  try {
-    catalog = await loadCatalog();
-  } catch (err) {
-    ctx.say(errorText(err));
-    return;
-  }
+  const catalog = await catalogOrSay((text) => ctx.say(text));
+  if (!catalog) return;
   const dlg = openDialog({
     title: t("create.title"),
     className: "wide",

@@ -5,8 +5,8 @@
 import { copyText, h, mount } from "../dom.js";
 import { seatLabel, t } from "../i18n.js";
 import { seatInfo } from "../state.js";
-import { loadCatalog, presetLabel } from "../settings.js";
-import { chatPanel, errorText, openDialog, settingsForm, settingsList } from "../ui.js";
+import { presetLabel } from "../settings.js";
+import { catalogOrSay, chatPanel, openDialog, settingsForm, settingsList } from "../ui.js";
 import { blockPlayer, canBefriend, inviteFriendsPanel, personActions } from "./friends.js";
 import { tournamentOfTable } from "./tournament.js";
 
@@ -290,13 +290,8 @@ export function renderRoom(ctx, root) {
 }
 
 async function openConfigure(ctx, room) {
-  let catalog;
-  try {
-    catalog = await loadCatalog();
-  } catch (err) {
-    ctx.say(errorText(err));
-    return;
-  }
+  const catalog = await catalogOrSay((text) => ctx.say(text));
+  if (!catalog) return;
   const dlg = openDialog({
     title: t("room.change_settings"),
     className: "wide",

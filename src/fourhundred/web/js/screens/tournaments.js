@@ -4,8 +4,7 @@
 
 import { h, mount } from "../dom.js";
 import { t } from "../i18n.js";
-import { loadCatalog } from "../settings.js";
-import { errorText, openDialog, settingsForm, when } from "../ui.js";
+import { catalogOrSay, openDialog, settingsForm, when } from "../ui.js";
 import { formatLabel, rulesLine, statusChip } from "./tournament.js";
 
 /** The list's sections, in the order of their tabs. */
@@ -90,13 +89,8 @@ const FIELD_KEYS = { name: "tour.bad.name", start_ms: "tour.bad.start", max_team
 /** The create dialog: name, format, rounds, teams, start, public; then the
  * table dialog's rules, settings and timer. On success: the new page. */
 export async function openCreateTournament(ctx) {
-  let catalog;
-  try {
-    catalog = await loadCatalog();
-  } catch (err) {
-    ctx.say(errorText(err));
-    return;
-  }
+  const catalog = await catalogOrSay((text) => ctx.say(text));
+  if (!catalog) return;
   const inputs = {
     name: h("input", { id: "tour-name", name: "tour-name", required: true, maxlength: 80, autocomplete: "off", dataset: { key: "tour-name" } }),
     rounds: h("input", { id: "tour-rounds", name: "tour-rounds", type: "number", min: 1, max: 15, step: 1, value: 3, inputmode: "numeric" }),
