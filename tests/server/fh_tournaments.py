@@ -153,3 +153,12 @@ def record_result(record: dict[str, Any]) -> tuple[int, int, int]:
     a, b = s[0] + s[2], s[1] + s[3]
     low = min(0, a, b)  # docs/tournaments.md: points are counted from zero
     return r["winner"], a - low, b - low
+
+
+async def check_against_record(p: Player, match: dict[str, Any]) -> None:
+    """A played match's winner and points (as the tournament's detail gives
+    them) equal the test's own reading of its game's record."""
+    record = (await p.http.get(f"/api/games/{match['table']}/record")).json()
+    side, pa, pb = record_result(record)
+    assert match["winner"] == (match["a"] if side == 0 else match["b"])
+    assert match["points"] == [pa, pb]
