@@ -81,6 +81,16 @@ def bid_lowest(page: Any) -> bool:
     return True
 
 
+def progress(received: list[dict[str, Any]]) -> str:
+    """Where the game got to, for a failure's message: the hands dealt, the
+    last events and whether the socket was joined again."""
+    events = [f["event"] for f in received if f.get("type") == "event"]
+    deals = [e["hand_index"] for e in events if e["kind"] == "deal"]
+    kinds = [f.get("type") for f in received if f.get("type") != "event"]
+    last = [(e["kind"], e.get("seat"), e.get("by")) for e in events[-6:]]
+    return f"{len(received)} frames, deals {deals}, other frames {kinds[-8:]}, last events {last}"
+
+
 def test_the_first_bidder_can_bid_at_once_after_the_last_card_of_a_hand(
     pages: Any, server: str
 ) -> None:
@@ -111,13 +121,26 @@ def test_the_first_bidder_can_bid_at_once_after_the_last_card_of_a_hand(
         ]
         return bool(bids)
 
+    def timed_out_for_me() -> list[dict[str, Any]]:
+        """Moves the server's turn timer made for this seat: each means the
+        page did not let the player act in time."""
+        return [
+            f["event"]
+            for f in received
+            if f.get("type") == "event"
+            and f["event"].get("by") == "timeout"
+            and f["event"].get("seat") == int(me)
+        ]
+
     deadline = time.monotonic() + 300
     notices: set[str] = set()
     while not first_bid_of_a_new_hand_acked():
         if time.monotonic() > deadline:
-            pytest.fail("this seat never had the first bid of a new hand")
+            pytest.fail(f"this seat never had the first bid of a new hand: {progress(received)}")
         errors = [f for f in received if f.get("type") == "error"]
         assert errors == [], errors
+        stuck = timed_out_for_me()
+        assert stuck == [], f"the timer acted for this seat: {stuck} ({progress(received)})"
         if page.locator(".notice").count():
             notices.add(page.locator(".notice").inner_text())
         if not play_a_card(page):
