@@ -3,7 +3,8 @@ honest pairs flagged (false positives) after 50 deals (docs/fair-play.md).
 
     .venv/bin/python bench/fairplay.py [--rounds R] [--deals N] [--seed S]
         [--workers W] [--max-minutes M] [--out DIR] [--quick] [--summary-only]
-        [--threshold Z] [--bid-weight W] [--from-round R]
+        [--threshold Z] [--policy-threshold Z] [--bid-weight W] [--from-round R]
+        [--add-policy FROM]
 
 Each round plays one table (``--deals`` hands, game after game) for every
 colluder (strength x rate of cheating) against an honest pair, and four
@@ -16,7 +17,10 @@ honest table of 2 deals, for a smoke run. ``--summary-only`` summarises the
 tables already in ``DIR`` (at ``--threshold``, default ``FLAG_Z``; the
 bids' evidence weighted by ``--bid-weight``, default the detector's, whatever
 weight a table was scored with; only the tables of rounds ``--from-round``
-on, default all).
+on, default all). ``--add-policy FROM``: the tables of ``FROM/tables.jsonl``
+(measured before the second statistic) played again from their seeds,
+checked to be the same games, with the second statistic added (minutes,
+not the hour of the rollouts), written to ``--out``.
 """
 
 from __future__ import annotations
@@ -32,15 +36,26 @@ from typing import Any
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from fourhundred.bots.fairplay.measure import BENCH_OPTIONS, Table, plan, run_table, summarise
-from fourhundred.bots.fairplay.scorer import FLAG_Z
+from fourhundred.bots.fairplay.measure import (
+    BENCH_OPTIONS,
+    Table,
+    add_policy,
+    plan,
+    run_table,
+    summarise,
+)
+from fourhundred.bots.fairplay.scorer import FLAG_Z, POLICY_FLAG_Z
 
 DEFAULT_OUT = Path(__file__).parent / "results" / "fairplay"
 
 
-def _job(args: tuple[Table, int]) -> dict[str, Any]:
-    table, deals = args
-    return run_table(table, deals)
+def _job(args: tuple[Table, int | dict[str, Any]]) -> dict[str, Any]:
+    """A table played and scored, or (given its old row) the second
+    statistic added to it."""
+    table, job = args
+    if isinstance(job, dict):
+        return add_policy(table, job)
+    return run_table(table, job)
 
 
 def _round(table_id: str) -> int:
@@ -60,7 +75,8 @@ def _load(path: Path) -> list[dict[str, Any]]:
 
 
 def _write_summary(out: Path, rows: list[dict[str, Any]], meta: dict[str, Any]) -> dict[str, Any]:
-    summary = {**meta, **summarise(rows, meta["threshold"], meta["bid_weight"])}
+    found = summarise(rows, meta["threshold"], meta["bid_weight"], meta["policy_threshold"])
+    summary = {**meta, **found}
     tmp = out / "summary.json.tmp"
     tmp.write_text(json.dumps(summary, indent=1) + "\n")
     tmp.replace(out / "summary.json")
@@ -77,8 +93,16 @@ def _print(console: Console, s: dict[str, Any]) -> None:
             f" false positives {f['flagged']}/{f['pairs']}"
             f" [{f['wilson95'][0]:.3f}, {f['wilson95'][1]:.3f}]"
         )
+    for name, c in s["each_alone"].items():
+        r, f = c["recall"], c["false_positives"]
+        console.print(
+            f"the {name} statistic alone: recall {r['flagged']}/{r['pairs']},"
+            f" false positives {f['flagged']}/{f['pairs']}"
+        )
     h = s["honest_z"]
     console.print(f"honest z: mean {h['mean']:.2f}, sd {h['sd']:.2f}, max {h['max']:.2f}")
+    h = s["honest_policy_z"]
+    console.print(f"honest policy z: mean {h['mean']:.2f}, sd {h['sd']:.2f}, max {h['max']:.2f}")
     f = s["fitted_threshold"]
     console.print(
         f"fitted 1% threshold z >= {f['threshold']:.2f}: recall"
@@ -89,12 +113,13 @@ def _print(console: Console, s: dict[str, Any]) -> None:
         console.print(
             f"  {spec:26} flagged {b['flagged']}/{b['pairs']}  mean z {b['mean_z']:6.2f}"
             f" (cards {b.get('mean_z_cards', float('nan')):5.2f},"
-            f" bids {b.get('mean_z_bids', float('nan')):5.2f})"
+            f" bids {b.get('mean_z_bids', float('nan')):5.2f};"
+            f" second {b['mean_policy_z']:5.2f})"
             f"  points/deal {b['points_per_deal_vs_opponents']:+.2f}"
         )
 
 
-def main() -> None:
+def _args() -> argparse.Namespace:
     ap = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
     ap.add_argument("--rounds", type=int, default=5)
     ap.add_argument("--deals", type=int, default=50)
@@ -107,13 +132,20 @@ def main() -> None:
         "--summary-only", action="store_true", help="only summarise the tables already played"
     )
     ap.add_argument("--threshold", type=float, default=FLAG_Z)
+    ap.add_argument("--policy-threshold", type=float, default=POLICY_FLAG_Z)
     ap.add_argument("--bid-weight", type=float, default=BENCH_OPTIONS.bid_weight)
+    ap.add_argument("--add-policy", type=Path, default=None, metavar="FROM")
     ap.add_argument("--from-round", type=int, default=0)
     args = ap.parse_args()
     if args.quick and "--deals" not in sys.argv:
         args.deals = 2
     if args.quick and "--rounds" not in sys.argv:
         args.rounds = 1
+    return args
+
+
+def main() -> None:
+    args = _args()
     console = Console(stderr=True)
     out: Path = args.out
     out.mkdir(parents=True, exist_ok=True)
@@ -121,13 +153,18 @@ def main() -> None:
     rows = _load(log)
     done = {r["id"] for r in rows}
     tables = [t for t in plan(args.rounds, args.seed, args.quick) if t.id not in done]
+    jobs: list[tuple[Table, int | dict[str, Any]]] = [(t, args.deals) for t in tables]
+    if args.add_policy is not None:
+        old = [r for r in _load(args.add_policy / "tables.jsonl") if r["id"] not in done]
+        jobs = [(Table(r["id"], r["a"], r["b"], r["seed"]), r) for r in old]
     if args.summary_only:
-        tables = []
+        jobs = []
         rows = [r for r in rows if _round(r["id"]) >= args.from_round]
     meta = {
         "command": " ".join(["bench/fairplay.py", *sys.argv[1:]]),
         "deals_asked": args.deals,
         "threshold": args.threshold,
+        "policy_threshold": args.policy_threshold,
         "bid_weight": args.bid_weight,
     }
     start = time.monotonic()
@@ -138,8 +175,7 @@ def main() -> None:
         TimeElapsedColumn(),
         console=console,
     ) as progress:
-        task = progress.add_task("tables", total=len(tables) + len(done), completed=len(done))
-        jobs = [(t, args.deals) for t in tables]
+        task = progress.add_task("tables", total=len(jobs) + len(done), completed=len(done))
         ctx = multiprocessing.get_context("spawn")
         with ctx.Pool(max(1, args.workers)) as pool:
             for row in pool.imap_unordered(_job, jobs):
@@ -148,7 +184,8 @@ def main() -> None:
                     f.write(json.dumps(row) + "\n")
                 _write_summary(out, rows, meta)
                 progress.advance(task)
-                progress.console.print(f"{row['id']}: {row['seconds']} s")
+                took = row.get("policy_seconds", row["seconds"])
+                progress.console.print(f"{row['id']}: {took} s")
                 minutes = (time.monotonic() - start) / 60
                 if args.max_minutes is not None and minutes > args.max_minutes:
                     pool.terminate()

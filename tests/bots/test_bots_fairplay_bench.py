@@ -1,6 +1,8 @@
 """bench/fairplay.py end to end on a tiny run (--quick, 2 deals): the
 tables are played, scored, checkpointed and summarised, and a second run
-resumes instead of playing them again."""
+resumes instead of playing them again; a table measured before the second
+statistic gets it added (--add-policy) from the same games, and games that
+are not the same are refused."""
 
 from __future__ import annotations
 
@@ -11,14 +13,14 @@ from pathlib import Path
 
 import pytest
 
-from fourhundred.bots.fairplay.measure import plan, summarise, wilson
+from fourhundred.bots.fairplay.measure import Table, add_policy, plan, summarise, wilson
 
 BENCH = Path(__file__).resolve().parents[2] / "bench" / "fairplay.py"
 
 
-def _run(out: Path) -> dict[str, object]:
+def _run(out: Path, *more: str) -> dict[str, object]:
     done = subprocess.run(
-        [sys.executable, str(BENCH), "--quick", "--workers", "1", "--out", str(out)],
+        [sys.executable, str(BENCH), "--quick", "--workers", "1", "--out", str(out), *more],
         capture_output=True,
         text=True,
         timeout=300,
@@ -44,6 +46,25 @@ def test_quick_run_scores_checkpoints_and_resumes(tmp_path: Path) -> None:
     assert again == first  # nothing played twice: the same tables, the same figures
     assert len((tmp_path / "tables.jsonl").read_text().splitlines()) == 2
     assert summarise(rows)["curve"] == first["curve"]
+    assert all(len(seat) == 9 for r in rows for hand in r["hands"] for seat in hand)
+    assert any(seat[7] > 0 for r in rows for hand in r["hands"] for seat in hand)
+
+    # The same tables as measured before the second statistic (its fields
+    # cut off): --add-policy gives them back as a full run measured them.
+    old = tmp_path / "old"
+    old.mkdir()
+    cut = [{**r, "hands": [[seat[:7] for seat in hand] for hand in r["hands"]]} for r in rows]
+    (old / "tables.jsonl").write_text("".join(json.dumps(r) + "\n" for r in cut))
+    _run(tmp_path / "added", "--add-policy", str(old))
+    added = {
+        json.loads(x)["id"]: json.loads(x)
+        for x in (tmp_path / "added" / "tables.jsonl").read_text().splitlines()
+    }
+    for r in rows:
+        assert added[r["id"]]["hands"] == r["hands"]
+    other = {**cut[0], "points": [p + 1 for p in cut[0]["points"]]}
+    with pytest.raises(ValueError, match="not the same games"):
+        add_policy(Table(other["id"], other["a"], other["b"], other["seed"]), other)
 
 
 def test_the_plan_is_balanced_by_round() -> None:

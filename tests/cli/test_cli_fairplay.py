@@ -28,6 +28,7 @@ def test_json_gives_every_seat_and_its_partnership(record_file: Path) -> None:
     out = json.loads(r.stdout)
     assert out["records"] == 1
     assert out["threshold"] == 3.0
+    assert out["policy_threshold"] == 3.0
     seats = out["seats"]
     assert [s["seat"] for s in seats] == [0, 1, 2, 3]
     assert all(s["player"]["decisions"] > 0 for s in seats)
@@ -36,6 +37,9 @@ def test_json_gives_every_seat_and_its_partnership(record_file: Path) -> None:
     assert seats[0]["pair"]["decisions"] == (
         seats[0]["player"]["decisions"] + seats[2]["player"]["decisions"]
     )
+    # The second statistic, judged on the same cards (bids have none).
+    assert all(0 < s["player"]["policy_decisions"] < s["player"]["decisions"] for s in seats)
+    assert all(isinstance(s["pair"]["policy_z"], float) for s in seats)
     # One deal is too few decisions for a flag, whatever the score.
     assert not any(s["flagged"] for s in seats)
 
@@ -49,6 +53,7 @@ def test_two_records_add_up_and_the_text_is_a_table(record_file: Path) -> None:
     text = CliRunner().invoke(app, ["fairplay", str(record_file), "--threshold", "2.5"])
     assert text.exit_code == 0
     assert "Fair play" in text.stdout and "z >= 2.5" in text.stdout
+    assert "second z >= 3" in text.stdout
 
 
 def test_a_bad_record_is_refused_in_one_line(tmp_path: Path) -> None:

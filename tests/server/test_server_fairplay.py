@@ -153,3 +153,30 @@ async def test_the_real_detector_end_to_end(store: Store) -> None:
         got = await store.fair_play.pair(*pair)
         assert got is not None and got.games == 1 and got.deals == len(record["hands"])
         assert got.evidence["decisions"] > 0 and got.evidence["hand_sq"] > 0
+
+
+class PolicyStub(Stub):
+    """As :class:`Stub`, the lean shown by the second statistic alone."""
+
+    async def __call__(self, record: dict[str, Any], options: ScoreOptions) -> list[list[Evidence]]:
+        self.records.append(record)
+        leaning = Evidence(decisions=3, policy_decisions=3, policy=1.0)
+        return [[leaning, Evidence(decisions=3), leaning, Evidence(decisions=3)] for _ in range(5)]
+
+
+async def test_a_pair_whose_cards_follow_the_told_hand_is_reported_by_the_second_score(
+    store: Store,
+) -> None:
+    fp = sweeper(store, scorer=PolicyStub())
+    for n in (1, 2):
+        await finished_game(store, f"p{n}", finished_ms=NOW - 5000 + n)
+        assert await fp.sweep() == 1
+    reports = await store.moderation.reports("open", 10)
+    assert sorted(r.reported for r in reports) == ["ua", "uc"]
+    for r in reports:
+        assert r.details is not None
+        assert r.details["z"] == 0.0
+        assert r.details["policy_z"] == pytest.approx(20 / 40**0.5, abs=0.01)
+        assert "second score 3.2" in r.details["text"]
+    pair = await store.fair_play.pair("ua", "uc")
+    assert pair is not None and pair.evidence["policy_decisions"] == 60

@@ -1,7 +1,8 @@
 """The fair-play store on SQLite and PostgreSQL: a finished game is claimed
 by one process at a time and again once its claim lapsed (a dead
 process's), counted once; a partnership's evidence adds up over its games
-in either seat order; its reports are filed at most once while open."""
+in either seat order; its reports are filed at most once while open; sums
+kept before the second statistic existed read as none of it."""
 
 from __future__ import annotations
 
@@ -9,9 +10,13 @@ import asyncio
 from collections.abc import AsyncIterator
 
 import pytest
+from alembic import command
 from fh_fairplay import finished_game
+from sqlalchemy import text
+from sqlalchemy.engine import Connection
 
-from fourhundred.store import EVIDENCE_FIELDS, PairGame, PairTotals, Report, Store
+from fourhundred.store import EVIDENCE_FIELDS, PairGame, PairTotals, Report, Store, create_engine
+from fourhundred.store.database import _config
 
 EXPIRY = 1000
 
@@ -127,3 +132,52 @@ async def test_a_pair_adds_up_over_its_games_and_is_reported_once_while_open(
     assert filed is not None and [r.id for r in filed] == ["r5ua", "r5uc"]
     ua = await fp.pair("ua", "uc")
     assert ua is not None and ua.games == 5 and ua.reports == ("r5ua", "r5uc")
+
+
+async def test_pairs_summed_before_the_second_statistic_read_as_none_of_it(db_url: str) -> None:
+    """A database of the code before the second statistic (revision v0007)
+    with a partnership's sums in it: upgraded, the pair reads with zeros
+    for the new sums, and its next game adds them."""
+    old = [f for f in EVIDENCE_FIELDS if not f.startswith("policy")]
+    engine = create_engine(db_url)
+    try:
+
+        def to_v0007(conn: Connection) -> None:
+            command.upgrade(_config(conn), "v0007")
+
+        async with engine.begin() as conn:
+            await conn.run_sync(to_v0007)
+            columns = ", ".join(old)
+            values = ", ".join(f":{f}" for f in old)
+            await conn.execute(
+                text(
+                    f"INSERT INTO fair_play_pairs (user_a, user_b, games, deals, {columns},"
+                    f" updated_ms) VALUES ('oa', 'ob', 1, 10, {values}, 1)"
+                ),
+                {f: 2.0 if f == "llr" else 1 for f in old},
+            )
+    finally:
+        await engine.dispose()
+    s = await Store.open(db_url)  # upgrades to the head
+    try:
+        before = await s.fair_play.pair("oa", "ob")
+        assert before is not None and before.evidence["llr"] == pytest.approx(2.0)
+        assert [before.evidence[f] for f in ("policy_decisions", "policy", "policy_hand_sq")] == [
+            0,
+            0,
+            0,
+        ]
+        await finished_game(s, "old1", finished_ms=1001)
+        c = await s.fair_play.claim(2000, since_ms=0, expiry_ms=EXPIRY, kinds=None)
+        assert c is not None
+        more = _evidence(1.0) | {"policy_decisions": 20, "policy": 3.0, "policy_hand_sq": 1.5}
+        await s.fair_play.finish(
+            c.table_id, c.claimed_ms, 3000, [PairGame(("ob", "oa"), 10, more)], lambda t: []
+        )
+        after = await s.fair_play.pair("oa", "ob")
+        assert after is not None and after.games == 2
+        assert after.evidence["policy"] == pytest.approx(3.0)
+        assert after.evidence["policy_decisions"] == 20
+        assert after.evidence["llr"] == pytest.approx(3.0)
+    finally:
+        await s.close()

@@ -18,7 +18,8 @@ HOSTILE = '<img src=x onerror="document.title=1">'
 
 
 def system_report() -> dict[str, Any]:
-    details = {"z": 3.162, "decisions": 60, "games": 2, "deals": 10, "partner": "uc"}
+    details = {"z": 3.162, "policy_z": 0.41, "decisions": 60, "games": 2, "deals": 10}
+    details["partner"] = "uc"
     details["text"] = "Seats 0 and 2: cards follow the partner's hidden hand. For review."
     r = Report("r_1", None, "ua", "fair_play", None, "g2", None, 5000, details=details)
     users = {"ua": {"id": "ua", "name": "Ali"}, "uc": {"id": "uc", "name": HOSTILE}}
@@ -64,6 +65,11 @@ def test_a_system_report_shows_the_system_and_its_findings(
     out = js.evaluate(DRAW, {"report": report, "lang": lang})
     assert by in out["item"] and score in out["item"] and "3.2" in out["item"]
     assert by in out["summary"] and score in out["summary"]
-    assert out["facts"] == ["3.2", "60", "2", "10", HOSTILE]  # the partner's name as text
+    # both scores, then the partner's name as text
+    assert out["facts"] == ["3.2", "0.4", "60", "2", "10", HOSTILE]
+    # A report filed before the second score existed shows the rest.
+    del report["details"]["policy_z"]
+    out = js.evaluate(DRAW, {"report": report, "lang": lang})
+    assert out["facts"] == ["3.2", "60", "2", "10", HOSTILE]
     assert out["images"] == 0
     assert js.missing == [] and js.errors == []

@@ -131,6 +131,16 @@ class PlayInference:
         start = state_from_view(self.start_view, whole)
         return play_likelihood(start, self.order, self.seat, self.noise, self.judge_from)
 
+    def weighted(self, k: Knowledge, rng: random.Random, n: int) -> list[tuple[list[int], float]]:
+        """``n`` deals with their likelihood weights (all 1.0 before the
+        first card): an expectation over the inferred deals is their
+        weighted mean (self-normalised importance sampling), with less
+        noise than the mean over deals resampled one by one."""
+        drawn = [sample_hands(k, rng) for _ in range(n)]
+        if not self.order:
+            return [(h, 1.0) for h in drawn]
+        return [(h, self.likelihood(k, h)) for h in drawn]
+
     def __call__(self, k: Knowledge, rng: random.Random) -> list[int]:
         if not self.order:
             return sample_hands(k, rng)

@@ -156,7 +156,7 @@ class FairPlaySweeper:
         pairs: list[PairGame] = []
         hands = await self._hands(game) if teams else None
         if hands is not None:
-            scores = seat_scores(hands, self.options.threshold)
+            scores = seat_scores(hands, self.options.threshold, self.options.policy_threshold)
             for team, users in teams.items():
                 pair = scores[team_seats(team)[0]].pair
                 pairs.append(PairGame(users, len(hands), _sums(pair)))
@@ -201,7 +201,7 @@ class FairPlaySweeper:
     ) -> list[Report]:
         """A report by the system about each player of a flagged pair."""
         e = Evidence.from_dict(totals.evidence)
-        if not flagged(e, self.options.threshold):
+        if not flagged(e, self.options.threshold, self.options.policy_threshold):
             return []
         a, b = totals.users
         pair_seats = seats.get((a, b)) or seats.get((b, a)) or (0, 2)
@@ -213,9 +213,11 @@ class FairPlaySweeper:
             e.discriminating,
             e.agree_true,
             e.agree_ref,
+            e.policy_z,
         )
         details = {
             "z": round(e.z, 2),
+            "policy_z": round(e.policy_z, 2),
             "decisions": e.decisions,
             "games": totals.games,
             "deals": totals.deals,

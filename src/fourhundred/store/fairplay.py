@@ -47,6 +47,9 @@ EVIDENCE_FIELDS: Final = (
     "agree_true",
     "agree_ref",
     "hand_sq",
+    "policy_decisions",
+    "policy",
+    "policy_hand_sq",
 )
 """The evidence's sums, one column each."""
 

@@ -326,6 +326,9 @@ fair_play_pairs = sa.Table(
     sa.Column("agree_true", sa.Integer, nullable=False),
     sa.Column("agree_ref", sa.Integer, nullable=False),
     sa.Column("hand_sq", sa.Float, nullable=False),
+    sa.Column("policy_decisions", sa.Integer, nullable=False, server_default="0"),
+    sa.Column("policy", sa.Float, nullable=False, server_default="0"),
+    sa.Column("policy_hand_sq", sa.Float, nullable=False, server_default="0"),
     # The ids of the reports last filed about the pair (null: none yet).
     sa.Column("reports", sa.JSON, nullable=True),
     sa.Column("updated_ms", sa.BigInteger, nullable=False),

@@ -4,6 +4,8 @@
   are explained by its partner's hidden hand than by its own view;
   :func:`score_game` scores one game, and the server's sweeper adds
   :func:`score_by_hand`'s evidence up over a partnership's games.
+* :mod:`.policy`: the second statistic: do the cards follow the partner's
+  hand the way a player told it would play them?
 * :mod:`.evidence`: the evidence added up over decisions and games.
 * :mod:`.reports`: a flagged partnership as a report by the system.
 * :mod:`.measure`: the measurement (``bench/fairplay.py``).
@@ -22,6 +24,7 @@ from .reports import REASON, FairPlayFlag, flags
 from .scorer import (
     FLAG_Z,
     MIN_DECISIONS,
+    POLICY_FLAG_Z,
     ScoreOptions,
     SeatScore,
     flagged,
@@ -33,6 +36,7 @@ from .scorer import (
 __all__ = [
     "FLAG_Z",
     "MIN_DECISIONS",
+    "POLICY_FLAG_Z",
     "REASON",
     "Evidence",
     "FairPlayFlag",

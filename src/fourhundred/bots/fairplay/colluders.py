@@ -25,18 +25,18 @@ from __future__ import annotations
 import random
 from typing import Final
 
-from fourhundred.engine import BID_BASE, REDEAL, SUIT_MASKS, Action, View, partner_of
+from fourhundred.engine import BID_BASE, REDEAL, SUIT_MASKS, Action, View
 
 from ..base import Bot
 from ..heuristic import (
     HeuristicBot,
     bid_from_distribution,
     estimate_tricks,
-    heuristic_card,
     trick_distribution,
 )
 from ..knowledge import Knowledge
 from ..search import Sampler, SearchBot
+from .policy import told_card
 from .worlds import PartnerFixed
 
 __all__ = [
@@ -127,12 +127,7 @@ class HeuristicColluder(HeuristicBot, Colluder):
             if honest == REDEAL:  # a new deal asked for: weak whatever the partner holds
                 return honest
             return BID_BASE + cheat_bid(k, view.legal, self.partner_hand)
-        partner = partner_of(k.seat)
-        voids = list(k.voids)
-        for suit_mask in SUIT_MASKS:
-            if not self.partner_hand & suit_mask:
-                voids[partner] |= suit_mask
-        return heuristic_card(k, gone=k.gone | self.partner_hand, voids=voids)
+        return told_card(k, self.partner_hand)
 
 
 class SearchColluder(SearchBot, Colluder):

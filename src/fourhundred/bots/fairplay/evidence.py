@@ -59,6 +59,12 @@ class Evidence:
     hand_sq: float = 0.0
     """Sum over closed hands of the square of the hand's ``llr`` (the
     score's scale)."""
+    policy_decisions: int = 0
+    """Cards judged by the second statistic (:mod:`.policy`)."""
+    policy: float = 0.0
+    """Sum of their evidence (``l`` of :func:`.policy.policy_evidence`)."""
+    policy_hand_sq: float = 0.0
+    """Sum over closed hands of the square of the hand's ``policy``."""
 
     def add(
         self,
@@ -79,10 +85,15 @@ class Evidence:
             self.agree_true += agrees_true
             self.agree_ref += agrees_ref
 
+    def add_policy(self, llr: float) -> None:
+        """Count one card judged by the second statistic."""
+        self.policy_decisions += 1
+        self.policy += llr
+
     def closed(self) -> Evidence:
-        """This evidence as one hand's term of the score (its decisions
+        """This evidence as one hand's term of the scores (its decisions
         taken together)."""
-        return replace(self, hand_sq=self.llr * self.llr)
+        return replace(self, hand_sq=self.llr * self.llr, policy_hand_sq=self.policy * self.policy)
 
     def scaled(self, weight: float) -> Evidence:
         """This evidence with every ``l`` multiplied by ``weight`` (how the
@@ -105,6 +116,16 @@ class Evidence:
         return self.llr / math.sqrt(self.hand_sq)
 
     @property
+    def policy_z(self) -> float:
+        """The second statistic's score (:mod:`.policy`), self-normalised by
+        hand as :attr:`z` is: about N(0, 1) for an honest player, large and
+        positive for one whose cards follow the partner's hidden hand the
+        way a player told it would play them."""
+        if self.policy_hand_sq <= 0.0:
+            return 0.0
+        return self.policy / math.sqrt(self.policy_hand_sq)
+
+    @property
     def mean_gain(self) -> float:
         """Points gained per judged decision (see :attr:`gain`)."""
         return self.gain / self.decisions if self.decisions else 0.0
@@ -112,9 +133,11 @@ class Evidence:
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {f.name: getattr(self, f.name) for f in fields(self)}
         out["z"] = self.z
+        out["policy_z"] = self.policy_z
         out["mean_gain"] = self.mean_gain
         return out
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Evidence:
-        return cls(**{f.name: data[f.name] for f in fields(cls)})
+        # Sums kept before the second statistic have none of its fields.
+        return cls(**{f.name: data.get(f.name, 0) for f in fields(cls)})

@@ -25,12 +25,13 @@ from .colluders import COLLUDER_RATES, COLLUDER_STRENGTHS, make_colluder
 from .evidence import Evidence
 from .games import play_deals
 from .panel import HONEST, make_honest
-from .scorer import FLAG_Z, ScoreOptions, flagged, score_parts
+from .scorer import FLAG_Z, POLICY_FLAG_Z, ScoreOptions, flagged, policy_by_hand, score_parts
 
 __all__ = [
     "BENCH_OPTIONS",
     "CURVE_DEALS",
     "Table",
+    "add_policy",
     "plan",
     "run_table",
     "summarise",
@@ -156,13 +157,61 @@ def run_table(table: Table, deals: int, options: ScoreOptions = BENCH_OPTIONS) -
     }
 
 
+def add_policy(
+    table: Table, row: dict[str, Any], options: ScoreOptions = BENCH_OPTIONS
+) -> dict[str, Any]:
+    """``row`` (a table measured before the second statistic) with it added:
+    the table's games are played again from the same seeds, checked to be
+    the same games (every team's points), and only the second statistic is
+    computed. Raises ``ValueError`` when the games differ."""
+    t0 = time.monotonic()
+    a = make_team(table.a, table.seed * 10)
+    b = make_team(table.b, table.seed * 10 + 5)
+    games = play_deals([a[0], b[0], a[1], b[1]], row["deals"], table.seed)
+    points = [0, 0]
+    extra: list[list[list[float]]] = []
+    for g in games:
+        for h in replay(g).history:
+            for s in range(4):
+                points[team_of(s)] += h.deltas[s]
+        for h_index, by_seat in enumerate(policy_by_hand(g, options)):
+            if g.hands[h_index].plays:
+                extra.append([[e.policy_decisions, e.policy] for e in by_seat])
+    if points != row["points"] or len(extra) != len(row["hands"]):
+        raise ValueError(f"{table.id}: not the same games ({points} against {row['points']})")
+    out = dict(row)
+    out["hands"] = [
+        [[*seat[:7], *more] for seat, more in zip(hand, pol, strict=True)]
+        for hand, pol in zip(row["hands"], extra, strict=True)
+    ]
+    if "bid_hands" in row:
+        out["bid_hands"] = [[[*seat[:7], 0, 0.0] for seat in hand] for hand in row["bid_hands"]]
+    out["policy_seconds"] = round(time.monotonic() - t0, 1)
+    return out
+
+
 def _fields(e: Evidence) -> list[float]:
-    return [e.decisions, e.llr, e.llr_sq, e.gain, e.discriminating, e.agree_true, e.agree_ref]
+    return [
+        e.decisions,
+        e.llr,
+        e.llr_sq,
+        e.gain,
+        e.discriminating,
+        e.agree_true,
+        e.agree_ref,
+        e.policy_decisions,
+        e.policy,
+    ]
 
 
 def _evidence(row: Sequence[float]) -> Evidence:
-    d, llr, sq, gain, disc, at, ar = row
-    return Evidence(int(d), llr, sq, gain, int(disc), int(at), int(ar))
+    """A hand's evidence of a seat from its fields (a row scored before
+    the second statistic has seven, and none of it)."""
+    d, llr, sq, gain, disc, at, ar, *policy = row
+    pd, pol = policy or (0, 0.0)
+    return Evidence(
+        int(d), llr, sq, gain, int(disc), int(at), int(ar), policy_decisions=int(pd), policy=pol
+    )
 
 
 def wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
@@ -266,35 +315,55 @@ def _quantile(xs: list[float], q: float) -> float:
     return s[min(len(s) - 1, int(q * len(s)))] if s else float("nan")
 
 
+def _curve(
+    pairs: Sequence[Pair], deals: Sequence[int], threshold: float, policy_threshold: float
+) -> dict[str, Any]:
+    """Recall and false positives after each number of ``deals``."""
+    col = [p for p in pairs if p.colluding]
+    hon = [p for p in pairs if not p.colluding]
+    out = {}
+    for n in deals:
+        hits = [flagged(p.at(n), threshold, policy_threshold) for p in col]
+        false = [flagged(p.at(n), threshold, policy_threshold) for p in hon]
+        out[str(n)] = {
+            "recall": _rate(sum(hits), len(col)),
+            "false_positives": _rate(sum(false), len(hon)),
+        }
+    return out
+
+
 def summarise(
-    rows: Sequence[dict[str, Any]], threshold: float = FLAG_Z, bid_weight: float | None = None
+    rows: Sequence[dict[str, Any]],
+    threshold: float = FLAG_Z,
+    bid_weight: float | None = None,
+    policy_threshold: float = POLICY_FLAG_Z,
 ) -> dict[str, Any]:
     """Recall (colluding pairs flagged) and false positives (honest pairs
-    flagged) at ``threshold``, overall and by kind of pair, after each of
-    :data:`CURVE_DEALS` deals; the honest scores' spread, and the threshold
+    flagged) at ``threshold`` and ``policy_threshold``, overall and by kind
+    of pair, after each of :data:`CURVE_DEALS` deals, and after all of them
+    with each statistic alone; the honest scores' spread, and the threshold
     a normal fitted to them puts at 1% (``fitted_threshold``), with the
     recall and false positives it gives after all the deals. The bids'
     evidence is weighted by ``bid_weight`` (default: as each table was
     scored)."""
     pairs = pairs_of(rows, bid_weight=bid_weight)
     full = max((len(p.cumulative) for p in pairs), default=0)
-    curve = {}
-    for n in (*[d for d in CURVE_DEALS if d < full], full):
-        col = [p for p in pairs if p.colluding]
-        hon = [p for p in pairs if not p.colluding]
-        curve[str(n)] = {
-            "recall": _rate(sum(flagged(p.at(n), threshold) for p in col), len(col)),
-            "false_positives": _rate(sum(flagged(p.at(n), threshold) for p in hon), len(hon)),
-        }
+    deals = (*[d for d in CURVE_DEALS if d < full], full)
+    curve = _curve(pairs, deals, threshold, policy_threshold)
+    alone = {
+        "first": _curve(pairs, (full,), threshold, math.inf)[str(full)],
+        "second": _curve(pairs, (full,), math.inf, policy_threshold)[str(full)],
+    }
     parts = {key: pairs_of(rows, key) for key in ("card_hands", "bid_hands")}
     by_spec: dict[str, dict[str, Any]] = {}
     for spec in sorted({p.spec for p in pairs}):
         ps = [p for p in pairs if p.spec == spec]
         zs = [p.at(full).z for p in ps]
         by_spec[spec] = {
-            **_rate(sum(flagged(p.at(full), threshold) for p in ps), len(ps)),
+            **_rate(sum(flagged(p.at(full), threshold, policy_threshold) for p in ps), len(ps)),
             "z": [round(z, 2) for z in zs],
             "mean_z": sum(zs) / len(zs),
+            "mean_policy_z": sum(p.at(full).policy_z for p in ps) / len(ps),
             "sd_z": _sd(zs),
             "max_z": max(zs),
             "points_per_deal_vs_opponents": sum(p.points_per_deal for p in ps) / len(ps),
@@ -305,6 +374,7 @@ def summarise(
             if part:
                 by_spec[spec][f"mean_z_{name}"] = sum(e.z for e in part) / len(part)
                 by_spec[spec][f"{name}_judged"] = sum(e.decisions for e in part)
+    honest_pz = [p.at(full).policy_z for p in pairs if not p.colluding]
     honest_z = [p.at(full).z for p in pairs if not p.colluding]
     colluding_z = [p.at(full).z for p in pairs if p.colluding]
     mean = sum(honest_z) / len(honest_z) if honest_z else float("nan")
@@ -313,10 +383,18 @@ def summarise(
     fitted = mean + NORMAL_99 * sd
     return {
         "threshold": threshold,
+        "policy_threshold": policy_threshold,
         "bid_weight": bid_weight,
         "deals": full,
         "tables": len(rows),
         "curve": curve,
+        "each_alone": alone,
+        "honest_policy_z": {
+            "mean": sum(honest_pz) / len(honest_pz) if honest_pz else float("nan"),
+            "sd": _sd(honest_pz),
+            "q99": _quantile(honest_pz, 0.99),
+            "max": max(honest_pz, default=float("nan")),
+        },
         "by_pair": by_spec,
         "honest_z": {"mean": mean, "sd": sd, "q99": _quantile(honest_z, 0.99), "max": top},
         "recall_above_honest_max": _rate(sum(z > top for z in colluding_z), len(colluding_z)),

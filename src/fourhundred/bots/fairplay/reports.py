@@ -40,6 +40,7 @@ class FairPlayFlag:
     discriminating: int
     agree_true: int
     agree_ref: int
+    policy_z: float = 0.0
 
     @property
     def text(self) -> str:
@@ -48,7 +49,8 @@ class FairPlayFlag:
             f" hidden hand (fair-play score {self.z:.1f} over {self.decisions} bids and cards;"
             f" where the partner's hand changes the best one, {self.agree_true} of"
             f" {self.discriminating} played its best against {self.agree_ref} for the"
-            " best from their own view). For review, not a verdict."
+            f" best from their own view; second score {self.policy_z:.1f}: cards played as"
+            " if told the partner's hand). For review, not a verdict."
         )
 
     def to_dict(self) -> dict[str, Any]:
@@ -57,6 +59,7 @@ class FairPlayFlag:
             "team": self.team,
             "seats": list(self.seats),
             "z": self.z,
+            "policy_z": self.policy_z,
             "decisions": self.decisions,
             "text": self.text,
         }
@@ -74,7 +77,14 @@ def flags(scores: Sequence[SeatScore]) -> list[FairPlayFlag]:
         p = s.pair
         out.append(
             FairPlayFlag(
-                team, (a, b), p.z, p.decisions, p.discriminating, p.agree_true, p.agree_ref
+                team,
+                (a, b),
+                p.z,
+                p.decisions,
+                p.discriminating,
+                p.agree_true,
+                p.agree_ref,
+                p.policy_z,
             )
         )
     return out

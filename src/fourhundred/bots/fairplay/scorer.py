@@ -16,6 +16,10 @@ card depends on their view only, and given that view the real partner hand
 is one more draw of the inferred ones, so the evidence averages zero; a
 colluder's cards follow the real hand (docs/fair-play.md, "The method").
 
+A second statistic (:mod:`.policy`) asks of the same cards whether they
+follow the partner's hand the way a player told it would play them; a
+pair is flagged when either score reaches its threshold.
+
 Bids are judged the same way (:mod:`.bids`: the search's simulation of
 whole hands values the bids near the heuristic's and the one made), and a
 hand's evidence of a seat takes its bid and its cards together.
@@ -29,7 +33,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Final
 
 from fourhundred.engine import (
@@ -48,17 +52,20 @@ from ..search import play_candidates, representative
 from .bids import bid_decisions, judge_bid
 from .choice import Judged, judged
 from .evidence import Evidence
+from .policy import PolicyModel, policy_evidence
 from .worlds import card_values
 
 __all__ = [
     "FLAG_Z",
     "MIN_DECISIONS",
+    "POLICY_FLAG_Z",
     "Judged",
     "ScoreOptions",
     "SeatScore",
     "flagged",
     "judge",
     "play_decisions",
+    "policy_by_hand",
     "score_by_hand",
     "score_game",
     "score_parts",
@@ -69,6 +76,9 @@ FLAG_Z: Final = 3.0
 """The partnership score from which a pair is flagged for a moderator:
 about one honest pair in 740 if the score were exactly N(0, 1); the
 measured honest scores are in docs/fair-play.md, "Figures"."""
+POLICY_FLAG_Z: Final = 3.0
+"""The same for the second statistic (:mod:`.policy`): a pair is flagged
+when either score reaches its threshold."""
 MIN_DECISIONS: Final = 40
 """A partnership is never flagged on fewer judged decisions (a
 self-normalised sum of a handful of terms is not yet normal)."""
@@ -97,6 +107,8 @@ class ScoreOptions:
     bid_refs: int = 3
     bid_beta: float = 0.5
     bid_weight: float = 1.0
+    policy: PolicyModel = field(default_factory=PolicyModel)
+    policy_threshold: float = POLICY_FLAG_Z
 
 
 def judge(
@@ -173,6 +185,7 @@ def score_parts(
         j = judge(d.view, d.partner_hand, d.card, options, decision_seed(options, d))
         if j is not None:
             _add(cards[d.hand][d.seat], j)
+    _add_policy(cards, rec, options)
     if options.bids:
         for b in bid_decisions(rec):
             seed = (options.seed * 1_000_003 + b.hand * 1_009 + 900 + b.index) & (2**63 - 1)
@@ -180,6 +193,27 @@ def score_parts(
             if j is not None:
                 _add(bids[b.hand][b.seat], j)
     return cards, bids
+
+
+def _add_policy(into: list[list[Evidence]], rec: GameRecord, options: ScoreOptions) -> None:
+    """Add the second statistic of every card of ``rec`` to ``into[hand][seat]``."""
+    for d in play_decisions(rec):
+        seed = decision_seed(options, d) + 17
+        pl = policy_evidence(d.view, d.partner_hand, d.card, seed, options.policy)
+        if pl is not None:
+            into[d.hand][d.seat].add_policy(pl)
+
+
+def policy_by_hand(
+    record: GameRecord | dict[str, Any], options: ScoreOptions | None = None
+) -> list[list[Evidence]]:
+    """Each hand's evidence by seat of the second statistic alone (the
+    cheap part of the detector: no rollouts)."""
+    options = options or ScoreOptions()
+    rec = record if isinstance(record, GameRecord) else GameRecord.from_dict(record)
+    out = [[Evidence() for _ in range(4)] for _ in rec.hands]
+    _add_policy(out, rec, options)
+    return out
 
 
 def score_by_hand(
@@ -225,12 +259,21 @@ class SeatScore:
         }
 
 
-def flagged(pair: Evidence, threshold: float = FLAG_Z) -> bool:
-    """Whether a partnership's evidence is flagged."""
-    return pair.decisions >= MIN_DECISIONS and pair.z >= threshold
+def flagged(
+    pair: Evidence, threshold: float = FLAG_Z, policy_threshold: float = POLICY_FLAG_Z
+) -> bool:
+    """Whether a partnership's evidence is flagged: either score at its
+    threshold, on enough decisions."""
+    if pair.decisions >= MIN_DECISIONS and pair.z >= threshold:
+        return True
+    return pair.policy_decisions >= MIN_DECISIONS and pair.policy_z >= policy_threshold
 
 
-def seat_scores(hands: Sequence[Sequence[Evidence]], threshold: float = FLAG_Z) -> list[SeatScore]:
+def seat_scores(
+    hands: Sequence[Sequence[Evidence]],
+    threshold: float = FLAG_Z,
+    policy_threshold: float = POLICY_FLAG_Z,
+) -> list[SeatScore]:
     """The four seats' scores from the evidence of each hand by seat (of
     one game, or of several one after another): a seat's score takes each
     hand's decisions of that seat together, a partnership's each hand's
@@ -244,7 +287,12 @@ def seat_scores(hands: Sequence[Sequence[Evidence]], threshold: float = FLAG_Z) 
             a, b = team_seats(team)
             teams[team] = teams[team] + (hand[a] + hand[b]).closed()
     return [
-        SeatScore(seat, seats[seat], teams[team_of(seat)], flagged(teams[team_of(seat)], threshold))
+        SeatScore(
+            seat,
+            seats[seat],
+            teams[team_of(seat)],
+            flagged(teams[team_of(seat)], threshold, policy_threshold),
+        )
         for seat in range(4)
     ]
 
@@ -255,4 +303,4 @@ def score_game(
     """One game's fair-play scores: each seat's, and whether its
     partnership is flagged (docs/fair-play.md, "Reports")."""
     options = options or ScoreOptions()
-    return seat_scores(score_by_hand(record, options), options.threshold)
+    return seat_scores(score_by_hand(record, options), options.threshold, options.policy_threshold)

@@ -543,6 +543,7 @@ export const en = {
   "mod.by": "By",
   "mod.system": "the system",
   "mod.fp_score": "Fair-play score",
+  "mod.fp_second": "Second score (cards played as if told the partner's hand)",
   "mod.fp_cards": "Bids and cards judged",
   "mod.fp_games": "Games together",
   "mod.fp_deals": "Deals",

@@ -22,7 +22,7 @@ function actionText(action) {
   return t.has(`mod.kind.${action}`) ? t(`mod.kind.${action}`) : t.has(`mod.act.${action}`) ? t(`mod.act.${action}`) : action;
 }
 
-/** What the fair-play check found (a report by the system): the score,
+/** What the fair-play check found (a report by the system): the two scores,
  * the bids and cards judged, the games and deals of the pair together, the partner. */
 function fairPlayFacts(r) {
   const d = r.details;
@@ -35,6 +35,7 @@ function fairPlayFacts(r) {
       "dl",
       { class: "mod-facts" },
       fact("mod.fp_score", num(Number(d.z).toFixed(1))),
+      typeof d.policy_z === "number" ? fact("mod.fp_second", num(d.policy_z.toFixed(1))) : null,
       fact("mod.fp_cards", num(d.decisions)),
       fact("mod.fp_games", num(d.games)),
       fact("mod.fp_deals", num(d.deals)),

@@ -1,0 +1,114 @@
+"""The detector's second statistic (bots/fairplay/policy.py): cards that
+follow the partner's hand the way a player told it would play them.
+
+A heuristic colluder (the cheat the first statistic cannot see: it gains
+few points) is flagged by it within a few deals; an honest heuristic at the
+same table is not; the statistic is repeatable, judges only real choices,
+and a pair is flagged when either statistic reaches its threshold."""
+
+from __future__ import annotations
+
+import pytest
+
+from fourhundred.bots import HeuristicBot
+from fourhundred.bots.fairplay import Evidence, ScoreOptions, seat_scores
+from fourhundred.bots.fairplay.colluders import HeuristicColluder
+from fourhundred.bots.fairplay.games import play_deals
+from fourhundred.bots.fairplay.policy import PolicyModel, policy_evidence, told_card
+from fourhundred.bots.fairplay.scorer import (
+    MIN_DECISIONS,
+    flagged,
+    play_decisions,
+    policy_by_hand,
+)
+from fourhundred.bots.knowledge import Knowledge
+from fourhundred.engine import GameRecord, partner_of
+
+MODEL = PolicyModel(batch=12)
+OPTIONS = ScoreOptions(seed=3, policy=MODEL)
+
+
+@pytest.fixture(scope="module")
+def colluded_games() -> list[GameRecord]:
+    """Sixteen deals: heuristic colluders (every decision) at seats 0 and 2,
+    honest heuristics at 1 and 3."""
+    seats = [
+        HeuristicColluder(seed=1, rate=1.0),
+        HeuristicBot(seed=2),
+        HeuristicColluder(seed=3, rate=1.0),
+        HeuristicBot(seed=4),
+    ]
+    return play_deals(seats, deals=16, seed=21)
+
+
+def test_a_heuristic_colluder_is_flagged_by_the_second_statistic_alone(
+    colluded_games: list[GameRecord],
+) -> None:
+    hands = [h for g in colluded_games for h in policy_by_hand(g, OPTIONS)]
+    scores = seat_scores(hands)
+    cheats, honest = scores[0].pair, scores[1].pair
+    assert cheats.policy_decisions >= MIN_DECISIONS
+    assert cheats.policy_z >= 3.0, cheats.policy_z
+    assert honest.policy_z < cheats.policy_z - 2.0
+    assert scores[0].flagged and not scores[1].flagged
+    # Only the second statistic was computed: the first has nothing.
+    assert cheats.decisions == 0 and cheats.z == 0.0
+
+
+def test_the_colluder_plays_the_told_card(colluded_games: list[GameRecord]) -> None:
+    """What the statistic models is what a heuristic told the hand does."""
+    checked = 0
+    for d in play_decisions(colluded_games[0]):
+        if d.seat in (0, 2):
+            bot = HeuristicColluder(seed=9, rate=1.0)
+            bot.peek(d.partner_hand)
+            assert bot.choose(d.view) == told_card(Knowledge.from_view(d.view), d.partner_hand)
+            checked += 1
+    assert checked >= 20
+
+
+def test_the_evidence_is_repeatable_and_judges_only_choices(
+    colluded_games: list[GameRecord],
+) -> None:
+    d = next(iter(play_decisions(colluded_games[0])))
+    a = policy_evidence(d.view, d.partner_hand, d.card, 5, MODEL)
+    assert a is not None
+    assert a == policy_evidence(d.view, d.partner_hand, d.card, 5, MODEL)
+    assert policy_evidence(d.view, 0, d.card, 5, MODEL) is None
+    for d in play_decisions(colluded_games[0]):
+        assert partner_of(d.seat) != d.seat
+        # the told card of the real hand scores at least as high as any other
+        k = Knowledge.from_view(d.view)
+        told = told_card(k, d.partner_hand)
+        lt = policy_evidence(d.view, d.partner_hand, told, 5, MODEL)
+        other = next(c for c in d.view.legal or () if c != told)
+        lo = policy_evidence(d.view, d.partner_hand, other, 5, MODEL)
+        if lt is not None and lo is not None:
+            assert lt >= lo - 1e-9
+
+
+def _pair(*, z_terms: int = 0, policy_terms: int = 0, decisions: int = 50) -> Evidence:
+    """Evidence of ``decisions`` decisions whose hands add to a first score
+    of about ``sqrt(z_terms)`` and a second of ``sqrt(policy_terms)``."""
+    total = Evidence(decisions=decisions, policy_decisions=decisions)
+    for _ in range(z_terms):
+        total = total + Evidence(llr=1.0).closed()
+    for _ in range(policy_terms):
+        total = total + Evidence(policy=1.0).closed()
+    return total
+
+
+def test_a_pair_is_flagged_when_either_statistic_reaches_its_threshold() -> None:
+    assert flagged(_pair(z_terms=16))
+    assert flagged(_pair(policy_terms=16))
+    assert not flagged(_pair(z_terms=4, policy_terms=4))
+    assert not flagged(_pair(policy_terms=16, decisions=MIN_DECISIONS - 1))
+    assert not flagged(_pair(policy_terms=16), policy_threshold=5.0)
+
+
+def test_sums_kept_before_the_second_statistic_read_as_none_of_it() -> None:
+    old = {"decisions": 3, "llr": 1.0, "llr_sq": 1.0, "gain": 0.5}
+    old |= {"discriminating": 1, "agree_true": 1, "agree_ref": 0, "hand_sq": 1.0}
+    e = Evidence.from_dict(old)
+    assert (e.policy_decisions, e.policy, e.policy_z) == (0, 0.0, 0.0)
+    assert Evidence.from_dict(e.to_dict()) == e
