@@ -181,11 +181,11 @@ def score_parts(
     rec = record if isinstance(record, GameRecord) else GameRecord.from_dict(record)
     cards = [[Evidence() for _ in range(4)] for _ in rec.hands]
     bids = [[Evidence() for _ in range(4)] for _ in rec.hands]
-    for d in play_decisions(rec):
+    for d in play_decisions(rec):  # one replay of the record for both statistics
         j = judge(d.view, d.partner_hand, d.card, options, decision_seed(options, d))
         if j is not None:
             _add(cards[d.hand][d.seat], j)
-    _add_policy(cards, rec, options)
+        _add_policy(cards, d, options)
     if options.bids:
         for b in bid_decisions(rec):
             seed = (options.seed * 1_000_003 + b.hand * 1_009 + 900 + b.index) & (2**63 - 1)
@@ -195,13 +195,12 @@ def score_parts(
     return cards, bids
 
 
-def _add_policy(into: list[list[Evidence]], rec: GameRecord, options: ScoreOptions) -> None:
-    """Add the second statistic of every card of ``rec`` to ``into[hand][seat]``."""
-    for d in play_decisions(rec):
-        seed = decision_seed(options, d) + 17
-        pl = policy_evidence(d.view, d.partner_hand, d.card, seed, options.policy)
-        if pl is not None:
-            into[d.hand][d.seat].add_policy(pl)
+def _add_policy(into: list[list[Evidence]], d: PlayDecision, options: ScoreOptions) -> None:
+    """Add the second statistic of the card of ``d`` to ``into[hand][seat]``."""
+    seed = decision_seed(options, d) + 17
+    pl = policy_evidence(d.view, d.partner_hand, d.card, seed, options.policy)
+    if pl is not None:
+        into[d.hand][d.seat].add_policy(pl)
 
 
 def policy_by_hand(
@@ -212,7 +211,8 @@ def policy_by_hand(
     options = options or ScoreOptions()
     rec = record if isinstance(record, GameRecord) else GameRecord.from_dict(record)
     out = [[Evidence() for _ in range(4)] for _ in rec.hands]
-    _add_policy(out, rec, options)
+    for d in play_decisions(rec):
+        _add_policy(out, d, options)
     return out
 
 
