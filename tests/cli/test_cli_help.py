@@ -111,3 +111,15 @@ def test_a_help_screen_with_long_names_keeps_them_whole() -> None:
         "[default: (one per CPU)]",
     ):
         assert any(name in line for line in out.splitlines()), name
+
+
+def test_the_help_names_every_built_in_bot() -> None:
+    """The bot arguments' help lists the bots there are (it is written out
+    so that ``--help`` need not import them)."""
+    from fourhundred.bots import BOTS
+    from fourhundred.cli.bots import _BOT_CHOICES
+
+    assert sorted(_BOT_CHOICES.split(", ")) == sorted(BOTS)
+    out = CliRunner().invoke(app, ["arena", "--help"], env=NARROW).output
+    for name in BOTS:
+        assert name in out

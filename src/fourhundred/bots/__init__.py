@@ -1,5 +1,5 @@
-"""Players that see only their seat's view: random, heuristic and search,
-and any external program that speaks the bot protocol (``cmd:COMMAND``)."""
+"""Players that see only their seat's view: random, beginner, heuristic,
+search and expert, and any external program that speaks the bot protocol (``cmd:COMMAND``)."""
 
 from __future__ import annotations
 
@@ -23,7 +23,7 @@ CMD_PREFIX = "cmd:"
 
 
 def make_bot(name: str, *, seed: int | None = None, budget_ms: int | None = None) -> Bot:
-    """A bot by name (``random``, ``heuristic``, ``search``, ``expert``) or an external
+    """A bot by name (a key of :data:`BOTS`) or an external
     program as ``cmd:COMMAND LINE``. Raises ``ValueError`` naming the known
     ones."""
     if name.startswith(CMD_PREFIX):

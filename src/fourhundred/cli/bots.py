@@ -26,6 +26,11 @@ from .help import HelpCommand
 
 __all__ = ["print_analysis", "register"]
 
+_BOT_CHOICES = "random, beginner, heuristic, search, expert"
+"""The built-in bots as the help names them (a test checks them against
+``fourhundred.bots.BOTS``, which this module does not import, to keep
+``--help`` quick)."""
+
 BudgetMs = Annotated[
     int | None,
     typer.Option(
@@ -39,7 +44,7 @@ BudgetMs = Annotated[
 
 
 def arena(
-    a: Annotated[str, typer.Argument(help="Bot A: random, heuristic, search or cmd:COMMAND.")],
+    a: Annotated[str, typer.Argument(help=f"Bot A: {_BOT_CHOICES} or cmd:COMMAND.")],
     b: Annotated[str, typer.Argument(help="Bot B, the same choices.")],
     pairs: Annotated[
         int, typer.Option("--pairs", min=1, help="Duplicate pairs that count (see above).")
@@ -241,7 +246,7 @@ def calibrate(
 
 def bot(
     name: Annotated[
-        str, typer.Argument(help="A built-in bot: random, beginner, heuristic, search or expert.")
+        str, typer.Argument(help=f"A built-in bot: {_BOT_CHOICES}.")
     ],
     budget_ms: BudgetMs = None,
     seed: Annotated[
