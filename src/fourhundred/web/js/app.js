@@ -17,15 +17,14 @@ import { ctx } from "./context.js";
 import { connect, renderTableScreen, showTable } from "./live.js";
 import { renderDemo, showHomeDemo, startDemo } from "./demo.js";
 import { inviteFrom, renderLobby, renderSignedOut } from "./screens/home.js";
-import { renderReplay, replayState } from "./screens/replay.js";
-import { renderLeaderboard, renderProfile } from "./screens/people.js";
-import { renderAccount } from "./screens/account.js";
-import { LIST_STATUSES, knownInvite, rememberInvite, renderTournaments } from "./screens/tournaments.js";
-import { act as tournamentAct, newer, renderTournament, tourView } from "./screens/tournament.js";
+import { renderReplay } from "./screens/replay.js";
+import { renderProfile } from "./screens/people.js";
+import { LIST_STATUSES } from "./screens/tournaments.js";
 import { loadCatalog } from "./settings.js";
 import { errorText } from "./ui.js";
-import { openReport, standingBanner } from "./report.js";
-import { renderModList, renderModReport } from "./screens/mod.js";
+import { chatUnfilteredHere, standingBanner } from "./report.js";
+import { showAccount, showLeaderboard, showMod, showReplay } from "./pages.js";
+import { openTournamentInvite, showTournament, showTournaments, stopTournamentList, unfollowTournament } from "./tourlive.js";
 
 const params = new URLSearchParams(location.search);
 
@@ -143,9 +142,10 @@ async function route() {
   // A dialog belongs to the screen it was opened on.
   for (const d of document.querySelectorAll("dialog[open]")) /** @type {HTMLDialogElement} */ (d).close();
   const leaving = ctx.route.name === "table" && (r.name !== "table" || r.id !== ctx.route.id);
-  if (ctx.route.name === "tournament" && (r.name !== "tournament" || r.id !== ctx.route.id)) unfollow();
+  if (ctx.route.name === "tournament" && (r.name !== "tournament" || r.id !== ctx.route.id)) unfollowTournament();
   ctx.route = r;
   clearInterval(lobbyTimer);
+  stopTournamentList();
   renderShell();
   if (leaving) {
     ctx.ts = new TableState();
@@ -323,37 +323,6 @@ ctx.mute = (id) => {
 
 // -------------------------------------------------------- other screens
 
-async function showReplay(id) {
-  loading();
-  try {
-    const [game, replay] = await Promise.all([api.game(id), api.replay(id)]);
-    const rs = replayState(replay, game, null);
-    ctx.replay = rs;
-    renderReplay(ctx, main, rs);
-    loadAnalysis(id, rs);
-  } catch (err) {
-    failed(err);
-  }
-}
-
-// The server computes the analysis hand by hand on first request (202, with
-// the hands ready so far, until the whole game is): ask again every two
-// seconds while this replay is on screen, showing each hand as it comes.
-async function loadAnalysis(id, rs, tries = 0) {
-  let res = null;
-  try {
-    res = await api.analysis(id);
-  } catch {
-    res = null; // not available: the panel says so
-  }
-  if (ctx.replay !== rs || ctx.route.name !== "replay") return;
-  const pending = Boolean(res && res.status === "pending");
-  rs.analysisPending = pending && tries < 300;
-  rs.analysis = res && Array.isArray(res.hands) ? res : null;
-  renderReplay(ctx, main, rs);
-  if (rs.analysisPending) setTimeout(() => loadAnalysis(id, rs, tries + 1), 2000);
-}
-
 async function showProfile(id) {
   loading();
   try {
@@ -361,204 +330,6 @@ async function showProfile(id) {
     renderProfile(ctx, main, profile, games.games);
   } catch (err) {
     failed(err);
-  }
-}
-
-async function showAccount() {
-  if (!main.querySelector(".account")) loading();
-  try {
-    const res = await api.sessions();
-    if (ctx.route.name === "account") renderAccount(ctx, main, res.sessions);
-  } catch (err) {
-    failed(err);
-  }
-}
-
-async function showLeaderboard() {
-  loading();
-  try {
-    const res = await api.leaderboard(50);
-    renderLeaderboard(ctx, main, res.players);
-  } catch (err) {
-    failed(err);
-  }
-}
-
-// ----------------------------------------------------------- moderation
-
-async function showMod(id, notice = null) {
-  if (!notice) loading();
-  try {
-    if (id) {
-      const detail = await api.modReport(id);
-      renderModReport(ctx, main, detail, (text) => showMod(id, text), notice);
-    } else {
-      const [open, audit] = await Promise.all([api.modReports("open"), api.modAudit(100)]);
-      renderModList(ctx, main, open.reports, audit.entries);
-    }
-  } catch (err) {
-    failed(err);
-  }
-}
-
-ctx.report = (players) => openReport({ players, table: ctx.route.name === "table" ? ctx.ts.table : null, version: ctx.route.name === "table" ? ctx.ts.version : null });
-
-ctx.chatExtras = () =>
-  ctx.demo
-    ? {}
-    : {
-        unfiltered: ctx.chatUnfiltered,
-        onFilter: ctx.setChatFilter,
-        onReport: (m) => ctx.report([{ id: m.from.id, name: m.from.name }]),
-      };
-
-const FILTER_KEY = "fh.chat_unfiltered";
-
-ctx.setChatFilter = (off) => {
-  ctx.chatUnfiltered = off;
-  try {
-    if (off) localStorage.setItem(FILTER_KEY, "1");
-    else localStorage.removeItem(FILTER_KEY);
-  } catch {
-    // this page only
-  }
-  if (ctx.socket) {
-    ctx.socket.chatUnfiltered = off;
-    ctx.socket.send("chat_filter", { off }).catch(() => {});
-    // Joining again redraws the chat so far as chosen (and tells the
-    // table's process, in a cluster).
-    if (ctx.route.name === "table" && ctx.ts.table) ctx.socket.sendJoin().catch(() => {});
-  }
-  rerender();
-};
-
-/** Read the player's standing again (at sign-in, and when a command was
- * refused for a penalty): the banner says why and until when. */
-ctx.refreshStanding = async () => {
-  try {
-    ctx.standing = ctx.me ? await api.standing() : null;
-  } catch {
-    return;
-  }
-  rerender();
-};
-
-// ----------------------------------------------------------- tournaments
-
-async function showTournaments(status) {
-  if (!main.querySelector(".tournaments")) loading();
-  const catalog = await loadCatalog().catch(() => null);
-  let data;
-  const note = ctx.tourInviteError;
-  ctx.tourInviteError = null;
-  try {
-    const res = await api.tournaments(status);
-    data = { status, tournaments: res.tournaments, catalog, error: note };
-  } catch (err) {
-    data = { status, tournaments: [], catalog, error: errorText(err) };
-  }
-  if (ctx.route.name !== "tournaments" || ctx.route.status !== status) return;
-  renderTournaments(ctx, main, data);
-  // The list stays current while it is on screen (as the lobby's does).
-  clearInterval(lobbyTimer);
-  lobbyTimer = setInterval(() => {
-    if (ctx.route.name !== "tournaments" || document.hidden || document.querySelector("dialog[open]")) return;
-    clearInterval(lobbyTimer);
-    showTournaments(status);
-  }, 15000);
-}
-
-ctx.createTournament = (body) => api.createTournament(body);
-
-let checkInTimer = null;
-
-function drawTournament() {
-  const tv = ctx.tour;
-  if (!tv || !tv.detail || ctx.route.name !== "tournament" || ctx.route.id !== tv.id) return;
-  renderTournament(ctx, main, tv);
-  // The check-in button appears when check-in opens (the server's time).
-  clearTimeout(checkInTimer);
-  const wait = tv.detail.status === "open" ? tv.detail.check_in_ms - Date.now() : -1;
-  if (wait > 0 && wait < 86400000) checkInTimer = setTimeout(drawTournament, wait + 500);
-}
-
-async function showTournament(id) {
-  if (!ctx.tour || ctx.tour.id !== id) {
-    ctx.tour = tourView(id, knownInvite(id));
-    loading();
-  }
-  const tv = ctx.tour;
-  tv.catalog = await loadCatalog().catch(() => null);
-  try {
-    const res = await api.tournament(id, tv.invite || undefined);
-    newer(tv, res.tournament);
-  } catch (err) {
-    if (ctx.tour === tv) failed(err);
-    return;
-  }
-  drawTournament();
-  // Follow it live: each change comes as a `tournament` frame.
-  if (ctx.me && ctx.tour === tv && ctx.route.name === "tournament") {
-    connect();
-    ctx.socket.follow(tv.invite ? { tournament: id, invite: tv.invite } : { tournament: id }).catch(() => {});
-  }
-}
-
-function unfollow() {
-  clearTimeout(checkInTimer);
-  ctx.tour = null;
-  if (ctx.socket && ctx.socket.followed) ctx.socket.follow(null).catch(() => {});
-}
-
-let acting = false;
-
-ctx.tourAct = async (action, body) => {
-  const tv = ctx.tour;
-  if (!tv || acting) return false; // a second click while the first is on its way
-  acting = true;
-  let ok = false;
-  try {
-    ok = await tournamentAct(ctx, tv, action, body);
-  } finally {
-    acting = false;
-  }
-  drawTournament();
-  if (!ok) main.querySelector(".tour-you [role=alert]")?.scrollIntoView({ block: "nearest" });
-  return ok;
-};
-
-ctx.onTournament = (frame) => {
-  const tv = ctx.tour;
-  if (!tv || !frame.tournament || frame.tournament.id !== tv.id) return;
-  // An older picture never replaces a newer one.
-  if (newer(tv, frame.tournament)) drawTournament();
-};
-
-ctx.onTournamentChat = (frame) => {
-  const tv = ctx.tour;
-  if (!tv || frame.tournament !== tv.id) return;
-  tv.chat.push(frame);
-  if (tv.chat.length > 200) tv.chat.shift();
-  drawTournament();
-  if (frame.from?.id !== ctx.me?.id) announce(`${frame.from?.name}: ${frame.text}`);
-};
-
-/** A visitor who must sign in first comes back to this page after. */
-ctx.signInFirst = () => {
-  sessionStorage.setItem("fh.after", location.hash);
-  ctx.go("#/");
-};
-
-/** /?tournament=CODE: a private tournament's invite link. */
-async function openTournamentInvite(code) {
-  try {
-    const res = await api.tournamentInvite(code);
-    const id = res.tournament.id;
-    rememberInvite(id, code);
-    history.replaceState(null, "", `${location.pathname}#/tournament/${encodeURIComponent(id)}`);
-  } catch (err) {
-    history.replaceState(null, "", `${location.pathname}#/tournaments`);
-    ctx.tourInviteError = errorText(err);
   }
 }
 
@@ -652,11 +423,7 @@ async function boot() {
   }
   if (tourCode) await openTournamentInvite(tourCode);
   window.addEventListener("hashchange", route);
-  try {
-    ctx.chatUnfiltered = localStorage.getItem(FILTER_KEY) === "1";
-  } catch {
-    ctx.chatUnfiltered = false;
-  }
+  ctx.chatUnfiltered = chatUnfilteredHere();
   if (ctx.me) {
     try {
       ctx.standing = await api.standing();

@@ -2,6 +2,7 @@
 // from a seat, a chat line or a profile, and the player's own standing
 // (a penalty in force, a recent warning) shown at the top of every page.
 
+import { ctx } from "./context.js";
 import { h } from "./dom.js";
 import { t } from "./i18n.js";
 import { api } from "./net.js";
@@ -130,3 +131,56 @@ export function standingBanner(standing, rerender) {
     ),
   );
 }
+
+// ------------------------------------------------ the page's safety hooks
+
+ctx.report = (players) => openReport({ players, table: ctx.route.name === "table" ? ctx.ts.table : null, version: ctx.route.name === "table" ? ctx.ts.version : null });
+
+ctx.chatExtras = () =>
+  ctx.demo
+    ? {}
+    : {
+        unfiltered: ctx.chatUnfiltered,
+        onFilter: ctx.setChatFilter,
+        onReport: (m) => ctx.report([{ id: m.from.id, name: m.from.name }]),
+      };
+
+const FILTER_KEY = "fh.chat_unfiltered";
+
+/** Whether this browser chose to see chat unfiltered (read at boot). */
+export function chatUnfilteredHere() {
+  try {
+    return localStorage.getItem(FILTER_KEY) === "1";
+  } catch {
+    return false;
+  }
+}
+
+ctx.setChatFilter = (off) => {
+  ctx.chatUnfiltered = off;
+  try {
+    if (off) localStorage.setItem(FILTER_KEY, "1");
+    else localStorage.removeItem(FILTER_KEY);
+  } catch {
+    // this page only
+  }
+  if (ctx.socket) {
+    ctx.socket.chatUnfiltered = off;
+    ctx.socket.send("chat_filter", { off }).catch(() => {});
+    // Joining again redraws the chat so far as chosen (and tells the
+    // table's process, in a cluster).
+    if (ctx.route.name === "table" && ctx.ts.table) ctx.socket.sendJoin().catch(() => {});
+  }
+  ctx.rerender();
+};
+
+/** Read the player's standing again (at sign-in, and when a command was
+ * refused for a penalty): the banner says why and until when. */
+ctx.refreshStanding = async () => {
+  try {
+    ctx.standing = ctx.me ? await api.standing() : null;
+  } catch {
+    return;
+  }
+  ctx.rerender();
+};

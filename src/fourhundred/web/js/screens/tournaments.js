@@ -5,7 +5,7 @@
 import { h, mount } from "../dom.js";
 import { t } from "../i18n.js";
 import { catalogOrSay, openDialog, settingsForm, when } from "../ui.js";
-import { formatLabel, rulesLine, statusChip } from "./tournament.js";
+import { formatLabel, rulesLine, statusChip } from "./tourparts.js";
 
 /** The list's sections, in the order of their tabs. */
 export const LIST_STATUSES = ["upcoming", "running", "finished"];
