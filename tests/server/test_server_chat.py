@@ -5,6 +5,7 @@ length and rate, and a user can mute another."""
 from __future__ import annotations
 
 import asyncio
+import re
 
 from fh_server_helpers import Player, Server
 from test_server_game import seat_four
@@ -47,6 +48,10 @@ async def test_chat_channels_limits_and_mute(server: Server) -> None:
     accepted = sum(r["type"] == "ack" for r in replies)
     assert 5 <= accepted <= 6
     assert {r["code"] for r in replies if r["type"] == "error"} == {"chat_rate_limited"}
+    # ... each saying how long to wait (protocol.md, "Errors").
+    assert all(
+        re.search(r"try again in [0-9]+ s$", r["message"]) for r in replies if r["type"] == "error"
+    )
 
     # Mute: a stops seeing c; the others still do; unmute restores it.
     c = players[2]

@@ -100,6 +100,28 @@ def test_refusals_change_nothing() -> None:
     assert g.line() == line and m.version == 7
 
 
+def test_a_card_is_taken_only_as_the_views_write_it() -> None:
+    """Cards are exact text (rank then suit, capitals, the ten as T): a
+    held card written otherwise is refused as no card and changes nothing."""
+    m = playing()
+    g = m.game
+    assert g is not None
+    while g.phase.label == "bid":
+        run(m, PEOPLE[g.turn], p.Bid(id=1, bid=g.legal_actions()[-1] - BID_BASE))
+    mover = PEOPLE[g.turn]
+    name = CARD_NAMES[g.legal_actions()[0]]
+    line, version = g.line(), m.version
+    for text in (name.lower(), f" {name}", name.replace("T", "10"), name[::-1]):
+        if text == name:
+            continue
+        with pytest.raises(CommandError) as e:
+            decide(m, mover, p.Play(id=1, card=text), facts())
+        assert e.value.code == "illegal" and "is not a card" in e.value.message, text
+    assert g.line() == line and m.version == version
+    played = run(m, mover, p.Play(id=1, card=name))
+    assert any(isinstance(x, ev.Play) and x.card == name for x in played)
+
+
 def test_a_card_that_completes_a_trick_names_its_winner() -> None:
     m = playing()
     g = m.game
@@ -189,6 +211,18 @@ def test_sitting_needs_a_free_seat_and_no_other_table() -> None:
     assert e == ev.Seated(seat=2, user=shown)
     with pytest.raises(CommandError, match="taken"):
         decide(m, PEOPLE[3], p.Sit(id=1, seat=2), facts())
+
+
+def test_a_seat_is_taken_back_only_by_someone_seated_nowhere_else() -> None:
+    m = playing()
+    run(m, PEOPLE[0], p.Leave(id=1))
+    assert m.seats[0].substitute
+    version = m.version
+    with pytest.raises(CommandError, match="seated at table t2: leave it first") as e:
+        decide(m, PEOPLE[0], p.Reclaim(id=1), facts(elsewhere="t2"))
+    assert e.value.code == "not_allowed" and m.version == version and m.seats[0].substitute
+    (back,) = run(m, PEOPLE[0], p.Reclaim(id=1), facts())
+    assert back == ev.Reclaimed(seat=0, user="u0") and not m.seats[0].substitute
 
 
 def test_a_ranked_leaver_is_charged_once_and_the_game_is_no_longer_rated() -> None:

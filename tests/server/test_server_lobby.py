@@ -161,3 +161,42 @@ async def test_private_tables_are_reached_only_by_invite(server: Server) -> None
     r = await other.http.post("/api/tables", json={"kind": "casual"})
     assert r.status_code == 409 and r.json()["error"]["code"] == "conflict"
     await asyncio.gather(host.aclose(), other.aclose())
+
+
+async def test_one_unfinished_table_at_a_time_also_for_taking_a_seat_back(server: Server) -> None:
+    """A player who left a game under way (a bot plays the seat) may sit
+    elsewhere; coming back to the old seat (join or reclaim) is then refused
+    and changes nothing, until they leave the other table."""
+    a = await Player(server, "Leaver").guest()
+    b = await Player(server, "Stayer").guest()
+    first = (await a.http.post("/api/tables", json={"kind": "casual"})).json()["table"]["id"]
+    for p in (a, b):
+        await p.connect()
+        await p.join(table=first)
+    await b.ok("sit")
+    await a.ok("add_bot", seat=2)
+    await a.ok("add_bot", seat=3)
+    await a.ok("ready", ready=True)
+    await b.ok("ready", ready=True)
+    await b.wait(lambda: saw(b, "started"))
+    await a.ok("leave")
+    await b.wait(lambda: b.room is not None and b.room["seats"][0]["substitute"] is True)
+    # Free to play elsewhere: a new table, seated as its host.
+    made = await a.http.post("/api/tables", json={"kind": "casual"})
+    assert made.status_code == 201, made.text
+    second = made.json()["table"]["id"]
+    await a.join(table=second)
+    # The old seat stays the bot's while the new table is unfinished.
+    reply = await a.cmd("join", table=first)
+    assert reply["type"] == "error" and reply["code"] == "not_allowed", reply
+    assert f"seated at table {second}: leave it first" in reply["message"]
+    assert not saw(b, "reclaimed")
+    # A refused join leaves the socket at no table (protocol.md, `join`).
+    assert (await a.cmd("leave"))["code"] == "not_attached"
+    # Leaving the new room (it closes) frees the player to come back.
+    await a.join(table=second)
+    await a.ok("leave")
+    await a.join(table=first)
+    await b.wait(lambda: saw(b, "reclaimed"))
+    assert a.you is not None and a.you["seat"] == 0 and a.you["role"] == "player"
+    await asyncio.gather(a.aclose(), b.aclose())

@@ -13,6 +13,7 @@ kept in the store's chat log for moderators (:mod:`.chatcast`).
 
 from __future__ import annotations
 
+import math
 import unicodedata
 from collections import deque
 from collections.abc import Callable, Collection, Iterable
@@ -24,12 +25,29 @@ from .frames import ChatFrame
 from .protocol import MAX_CHAT
 from .ratelimit import TokenBucket
 
-__all__ = ["CHAT_HISTORY", "MAX_CHAT", "ChatRoom", "clean_text"]
+__all__ = ["CHAT_HISTORY", "MAX_CHAT", "ChatRoom", "clean_text", "too_fast"]
 
 CHAT_HISTORY: Final = 50
 """Lines kept per channel for people who join later."""
 RATE: Final = (0.5, 5)
 """Refill per second and burst: at most 5 lines in 10 seconds."""
+
+
+def too_fast(bucket: TokenBucket) -> CommandError:
+    """The refusal of a chat line over the per-chat limit, with how long to
+    wait (whole seconds, at least 1).
+
+    >>> b = TokenBucket(*RATE, now=0.0)
+    >>> while b.take(0.0): pass
+    >>> too_fast(b).message
+    'too many chat messages: at most 5 in 10 seconds: try again in 2 s'
+    """
+    wait = max(1, math.ceil(bucket.retry_after()))
+    return CommandError(
+        "chat_rate_limited",
+        f"too many chat messages: at most 5 in 10 seconds: try again in {wait} s",
+    )
+
 
 Channel = Literal["players", "spectators"]
 
@@ -64,9 +82,7 @@ class ChatRoom:
         if bucket is None:
             bucket = self._buckets[user_id] = TokenBucket(RATE[0], RATE[1], now)
         if not bucket.take(now):
-            raise CommandError(
-                "chat_rate_limited", "too many chat messages: at most 5 in 10 seconds"
-            )
+            raise too_fast(bucket)
         channel: Channel = "players" if player else "spectators"
         line = ChatFrame(
             table=self.table,

@@ -30,9 +30,10 @@ from fourhundred.engine import (
     InvalidSettings,
     Phase,
     bid_action,
+    card_from_name,
     cards_of,
     deal_masks,
-    parse_card,
+    is_card_name,
     preset,
     trick_winner,
 )
@@ -180,13 +181,23 @@ def _remove(w: _Work, who: Person, cmd: p.Remove, _facts: Facts) -> None:
     w.add(ev.Removed(seat=cmd.seat, user=None if s.user is None else s.user.id))
 
 
-def _reclaim(w: _Work, who: Person, _cmd: p.Reclaim, _facts: Facts) -> None:
+def _not_elsewhere(m: TableModel, facts: Facts) -> None:
+    """One unfinished table at a time: refuse a seat here to a person who
+    holds one at another."""
+    if facts.elsewhere is not None and facts.elsewhere != m.id:
+        raise CommandError(
+            "not_allowed", f"you are seated at table {facts.elsewhere}: leave it first"
+        )
+
+
+def _reclaim(w: _Work, who: Person, _cmd: p.Reclaim, facts: Facts) -> None:
     m = w.model
     own = m.seat_of(who.user_id)
     if own is None:
         raise CommandError("not_seated", "you have no seat at this table")
     if not m.seats[own].substitute or m.status != "playing":
         raise CommandError("not_allowed", "no bot is playing your seat")
+    _not_elsewhere(m, facts)
     w.add(ev.Reclaimed(seat=own, user=who.user_id))
 
 
@@ -217,12 +228,13 @@ def _action(cmd: p.Bid | p.Play | p.Redeal) -> Action:
         except ValueError as e:
             raise CommandError("illegal", f"bid {cmd.bid}: {e}") from None
     if isinstance(cmd, p.Play):
-        try:
-            return parse_card(cmd.card)
-        except ValueError:
+        if not is_card_name(cmd.card):  # exactly as views write cards: no "10H", no "qd"
             raise CommandError(
-                "illegal", f"{cmd.card!r} is not a card (rank then suit, like 'QD' or 'TH')"
-            ) from None
+                "illegal",
+                f"{cmd.card!r} is not a card: write it as the view does, rank then suit "
+                "in capitals, the ten as T (like 'QD' or 'TH')",
+            )
+        return card_from_name(cmd.card)
     return REDEAL
 
 
@@ -234,10 +246,7 @@ def _sit(w: _Work, who: Person, cmd: p.Sit, facts: Facts) -> None:
     own = m.seat_of(who.user_id)
     if own is not None:
         raise CommandError("not_allowed", f"you already sit at seat {own}")
-    if facts.elsewhere is not None and facts.elsewhere != m.id:
-        raise CommandError(
-            "not_allowed", f"you are seated at table {facts.elsewhere}: leave it first"
-        )
+    _not_elsewhere(m, facts)
     if cmd.seat is None:
         free = [i for i, s in enumerate(m.seats) if s.empty]
         if not free:

@@ -53,6 +53,11 @@ class FactSource:
                 self._known |= missing  # absent from the store: never rated
         if isinstance(cmd, p.Rematch):
             return dataclasses.replace(self._plain, now_ms=self._clock.now_ms())
+        if isinstance(cmd, p.Reclaim) and isinstance(who, Person):
+            # Taking a seat back, like sitting, needs no seat at another
+            # unfinished table (the substitute's seat here is not active).
+            elsewhere = await self._log.seated_table(who.user_id)
+            return dataclasses.replace(self._plain, elsewhere=elsewhere)
         if not isinstance(cmd, p.Sit) or not isinstance(who, Person):
             return self._plain
         elsewhere = await self._log.seated_table(who.user_id)

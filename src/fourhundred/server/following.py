@@ -17,7 +17,7 @@ import msgspec
 
 from . import frames
 from . import protocol as p
-from .chat import MAX_CHAT, RATE, clean_text
+from .chat import MAX_CHAT, RATE, clean_text, too_fast
 from .clock import Clock
 from .competitions.directors import Directors, View
 from .errors import CommandError
@@ -121,9 +121,7 @@ class Followers:
                 self._buckets.clear()
             bucket = self._buckets[peer.user_id] = TokenBucket(RATE[0], RATE[1], now)
         if not bucket.take(now):
-            raise CommandError(
-                "chat_rate_limited", "too many chat messages: at most 5 in 10 seconds"
-            )
+            raise too_fast(bucket)
         masked = self.mask(text)
         said = frames.TournamentChat(
             tournament=msg.tournament,
