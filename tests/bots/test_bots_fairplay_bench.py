@@ -120,3 +120,22 @@ def test_the_summary_reweighs_the_bids_of_recorded_tables() -> None:
     more = summarise([_row(1.0, 0.5, 4.0)], bid_weight=4.0)
     assert more["by_pair"]["honest:beginner"]["mean_z"] > 0.0
     assert more["by_pair"]["honest:beginner"]["bids_judged"] == 1
+
+
+def test_the_weightings_bench_prints_every_kind_with_both() -> None:
+    bench = BENCH.parent / "fairplay_weights.py"
+    done = subprocess.run(
+        [sys.executable, str(bench), "--tables", "1", "--deals", "2", "--workers", "1"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=True,
+    )
+    lines = done.stdout.strip().splitlines()
+    assert lines[0] == "1 tables per kind, 2 deals, seed 100"
+    assert "flat mean (sd)" in lines[1] and "score mean (sd)" in lines[1]
+    rows = {line.split()[0]: line.split()[1:] for line in lines[2:]}
+    assert set(rows) == {"colluder:0.25", "colluder:0.5", "beginner", "noisy", "intermediate"}
+    for cells in rows.values():
+        assert len(cells) == 6  # mean, (sd), count for each weighting
+        float(cells[0]), float(cells[3])

@@ -67,23 +67,37 @@ def test_the_colluder_plays_the_told_card(colluded_games: list[GameRecord]) -> N
     assert checked >= 20
 
 
+@pytest.mark.parametrize("weighting", ["flat", "score"])
 def test_the_evidence_is_repeatable_and_judges_only_choices(
-    colluded_games: list[GameRecord],
+    colluded_games: list[GameRecord], weighting: str
 ) -> None:
+    model = PolicyModel(batch=12, weighting=weighting)
     d = next(iter(play_decisions(colluded_games[0])))
-    a = policy_evidence(d.view, d.partner_hand, d.card, 5, MODEL)
+    a = policy_evidence(d.view, d.partner_hand, d.card, 5, model)
     assert a is not None
-    assert a == policy_evidence(d.view, d.partner_hand, d.card, 5, MODEL)
-    assert policy_evidence(d.view, 0, d.card, 5, MODEL) is None
+    assert a == policy_evidence(d.view, d.partner_hand, d.card, 5, model)
+    assert policy_evidence(d.view, 0, d.card, 5, model) is None
     for d in play_decisions(colluded_games[0]):
         # the told card of the real hand scores at least as high as any other
         k = Knowledge.from_view(d.view)
         told = told_card(k, d.partner_hand)
-        lt = policy_evidence(d.view, d.partner_hand, told, 5, MODEL)
+        lt = policy_evidence(d.view, d.partner_hand, told, 5, model)
         other = next(c for c in d.view.legal or () if c != told)
-        lo = policy_evidence(d.view, d.partner_hand, other, 5, MODEL)
+        lo = policy_evidence(d.view, d.partner_hand, other, 5, model)
         if lt is not None and lo is not None:
             assert lt >= lo - 1e-9
+
+
+def test_the_score_weighting_also_finds_the_heuristic_colluder(
+    colluded_games: list[GameRecord],
+) -> None:
+    """The other weighting (measured against the flat one in
+    bench/fairplay_weights.py) is a working statistic too."""
+    options = ScoreOptions(seed=3, policy=PolicyModel(batch=12, weighting="score"))
+    hands = [h for g in colluded_games for h in policy_by_hand(g, options)]
+    scores = seat_scores(hands)
+    assert scores[0].pair.policy_z >= 2.0, scores[0].pair.policy_z
+    assert scores[1].pair.policy_z < scores[0].pair.policy_z - 2.0
 
 
 def _pair(*, z_terms: int = 0, policy_terms: int = 0, decisions: int = 50) -> Evidence:

@@ -245,9 +245,7 @@ def calibrate(
 
 
 def bot(
-    name: Annotated[
-        str, typer.Argument(help=f"A built-in bot: {_BOT_CHOICES}.")
-    ],
+    name: Annotated[str, typer.Argument(help=f"A built-in bot: {_BOT_CHOICES}.")],
     budget_ms: BudgetMs = None,
     seed: Annotated[
         int | None,

@@ -13,17 +13,31 @@ same model told the partner hands the seat could infer.
 The model: the heuristic (our model of how players choose) told the
 partner's cards and voids (:func:`told_card`) plays its card, or a card
 touching it, with probability ``1 - eps``, else any other distinct card
-alike. A decision's evidence is::
+alike. Let ``a`` say whether the card played is the model's card with the
+partner's real hand, and ``p`` the share of inferred partner hands (drawn
+from the seat's view, weighted by how well the plays so far fit them,
+:meth:`..inference.PlayInference.weighted`) with which it is. A decision's
+evidence is::
 
-    l = log q(card | real hand) - E[log q(card | inferred hand)]
+    l = w * (a - p),  w = log(1 - eps) - log(eps / (n - 1))
 
-the expectation over inferred partner hands, weighted by how well the
-plays so far fit them (:meth:`..inference.PlayInference.weighted`). For an
-honest seat the real hand is, given the view, one more draw of the
-inferred ones, so ``l`` averages zero whatever the seat's own way of
-playing; a seat whose cards follow the told hand drifts above zero. The
-hands' sums are self-normalised as the first statistic's are
-(:class:`.evidence.Evidence`, ``policy_z``).
+for ``n`` distinct cards, which is ``log q(card | real hand) -
+E[log q(card | inferred hand)]``. For an honest seat the real hand is,
+given the view, one more draw of the inferred ones, so ``a - p`` averages
+zero whatever the seat's own way of playing (and so does ``l`` for any
+weight ``w`` that depends only on the view and the card); a seat whose
+cards follow the told hand drifts above zero. The hands' sums are
+self-normalised as the first statistic's are (:class:`.evidence.Evidence`,
+``policy_z``).
+
+``PolicyModel(weighting="score")`` weighs a decision instead by the score
+test of a player told the hand on a small share of decisions,
+``w = (q_hit - q_miss) / q(card)`` with ``q(card)`` the model's chance of
+the card over the inferred hands (its ``p`` and the ``p`` of ``a - p``
+from two separate halves of the drawn hands, else a weight raised by a low
+estimate meets the same low estimate and honest seats drift up). It was
+measured against the flat weight and did not find more
+(``bench/fairplay_weights.py``, docs/fair-play.md, "Levers").
 
 What it cannot see: a cheat whose use of the partner's cards is unlike
 the heuristic's. docs/fair-play.md, "The second statistic", has the
@@ -68,6 +82,8 @@ class PolicyModel:
 
     batch: int = 24
     eps: float = 0.2
+    weighting: str = "flat"
+    """``flat`` or ``score`` (see the module's description)."""
 
 
 def told_card(k: Knowledge, partner_hand: int) -> int:
@@ -82,29 +98,41 @@ def told_card(k: Knowledge, partner_hand: int) -> int:
     return heuristic_card(k, gone=k.gone | partner_hand, voids=voids)
 
 
+def _share(drawn: list[tuple[list[int], float]], agrees: list[bool]) -> float:
+    """The weighted share of ``drawn`` whose told card is the one played
+    (the hands weighed alike when none fits the plays)."""
+    total = sum(w for _, w in drawn)
+    if total <= 0.0:
+        return sum(agrees) / len(agrees)
+    return sum(w for (_, w), a in zip(drawn, agrees, strict=True) if a) / total
+
+
 def policy_evidence(
     view: View, partner_hand: int, card: int, seed: int, model: PolicyModel
 ) -> float | None:
-    """The evidence ``l`` of playing ``card`` in ``view`` when the partner
-    holds ``partner_hand``, against ``model.batch`` inferred partner hands;
-    ``None`` when the decision is not judged (one distinct card, or a
-    partner with nothing left to hide)."""
+    """The evidence of playing ``card`` in ``view`` when the partner holds
+    ``partner_hand``, against ``model.batch`` inferred partner hands, by
+    ``model.weighting``; ``None`` when the decision is not judged (one
+    distinct card, or a partner with nothing left to hide)."""
     k = Knowledge.from_view(view)
     distinct = play_candidates(k)
     if len(distinct) < 2 or not partner_hand:
         return None
     keys = dict.fromkeys(distinct)
     chosen = representative(card, keys, k)
-    eps = model.eps
-    hit, miss = math.log(1.0 - eps), math.log(eps / (len(distinct) - 1))
 
-    def log_q(hand: int) -> float:
-        return hit if representative(told_card(k, hand), keys, k) == chosen else miss
+    def agrees(hand: int) -> bool:
+        return representative(told_card(k, hand), keys, k) == chosen
 
     partner = partner_of(k.seat)
     drawn = PlayInference(view).weighted(k, random.Random(seed), model.batch)
-    total = sum(w for _, w in drawn)
-    if total <= 0.0:  # no drawn deal fits the plays: weigh them alike
-        drawn, total = [(h, 1.0) for h, _ in drawn], float(len(drawn))
-    expected = sum(w * log_q(h[partner]) for h, w in drawn) / total
-    return log_q(partner_hand) - expected
+    told = [agrees(h[partner]) for h, _ in drawn]
+    real = float(agrees(partner_hand))
+    hit, miss = 1.0 - model.eps, model.eps / (len(distinct) - 1)
+    if model.weighting == "flat":
+        return (math.log(hit) - math.log(miss)) * (real - _share(drawn, told))
+    half = len(drawn) // 2
+    q_card = hit * _share(drawn[:half], told[:half]) + miss * (
+        1.0 - _share(drawn[:half], told[:half])
+    )
+    return (hit - miss) / q_card * (real - _share(drawn[half:], told[half:]))
