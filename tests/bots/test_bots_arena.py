@@ -4,12 +4,15 @@ from __future__ import annotations
 
 import io
 import json
+import os
 import subprocess
 import sys
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import pytest
 from rich.console import Console
 from typer.testing import CliRunner
 
@@ -97,6 +100,25 @@ def test_arena_command_refuses_unknown_bots() -> None:
     assert "unknown bot 'genius'" in proc.stderr
 
 
+@pytest.mark.parametrize("command", ["arena", "play"])
+def test_a_command_line_with_unbalanced_quotes_is_refused_in_one_line(command: str) -> None:
+    bad = "cmd:python3 'unbalanced"
+    args = (
+        ["arena", bad, "random", "--pairs", "1"] if command == "arena" else ["play", "--bots", bad]
+    )
+    proc = subprocess.run(
+        [sys.executable, "-m", "fourhundred.cli", *args],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+        stdin=subprocess.DEVNULL,
+    )
+    assert proc.returncode == 2, proc.stderr
+    assert "check its quotes" in proc.stderr and "Traceback" not in proc.stderr
+    assert proc.stdout == ""
+
+
 def _one_hand_record(seed: int) -> dict[str, object] | None:
     s = GameState(preset("standard"), first_dealer=0)
     s.deal_random(seed=seed)
@@ -156,6 +178,46 @@ def test_arena_reports_the_faults_of_a_crashing_external_bot(
     assert a["faults"] >= 2  # replaced at least once at each table it played
     assert any("heuristic bot plays for it" in f for f in a["fault_samples"])
     assert d["pairs_played"] == 2
+
+
+def test_an_arena_in_worker_processes_tells_its_external_bots_to_quit(
+    tmp_path: Path,
+) -> None:
+    """Workers end by closing their bots (``quit``, a kill a second later),
+    so no bot outlives the arena; their standard error goes to --bot-log."""
+    bot = Path(__file__).parent / "protocol_bots" / "stubborn_bot.py"
+    log = tmp_path / "bots.log"
+    proc = subprocess.run(
+        [
+            *(sys.executable, "-m", "fourhundred.cli", "arena"),
+            *(f"cmd:{sys.executable} {bot} {tmp_path}", "random"),
+            *("--pairs", "4", "--games", "0", "--workers", "2", "--bot-log", str(log)),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert "counted" not in proc.stdout.splitlines()[0]  # no progress line in the report
+    notes = list(tmp_path.glob("*.txt"))
+    assert len(notes) >= 2  # both seats of team A, in each worker that played
+    deadline = time.monotonic() + 5
+    while time.monotonic() < deadline and any(_alive(int(n.stem)) for n in notes):
+        time.sleep(0.1)
+    assert not [n.stem for n in notes if _alive(int(n.stem))], "bots left running"
+    assert all(n.read_text().endswith("quit\n") for n in notes)
+    assert "stubborn bot says hello on stderr" in log.read_text()
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    # A zombie (dead, not yet reaped by init) counts as gone.
+    stat = Path(f"/proc/{pid}/stat")
+    return not (stat.exists() and stat.read_text().split(") ")[-1].startswith("Z"))
 
 
 def _without_clock(d: dict[str, Any]) -> dict[str, Any]:

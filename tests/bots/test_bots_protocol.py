@@ -95,6 +95,7 @@ def test_guest_answers_hello_and_acts_and_ignores_garbage() -> None:
     lines = [
         json.dumps({"type": "hello", "protocol": "fourhundred-bot/1"}),
         "not json at all",
+        "   ",
         json.dumps({"type": "act", "id": 7, "view": {"broken": True}, "budget_ms": 100}),
         json.dumps({"type": "act", "id": 6, "view": {**v.to_dict(), "hand": None}}),
         json.dumps({"type": "act", "id": 8, "view": v.to_dict(), "budget_ms": 100}),
@@ -109,6 +110,7 @@ def test_guest_answers_hello_and_acts_and_ignores_garbage() -> None:
     assert answers[1]["id"] == 8
     assert answer_to_action(answers[1], v) == HeuristicBot().choose(v)
     assert "not JSON" in err.getvalue()
+    assert "ignored a blank line" in err.getvalue()
     assert "act 7" in err.getvalue()
     assert "act 6: cannot act on this view" in err.getvalue()
 
@@ -177,6 +179,23 @@ def test_garbage_answers_are_faults(protocol_bot: Callable[[str], str]) -> None:
         assert "must carry a card" in faults[2] or "integer" in faults[2]
         assert all(a == timeout for _, a, timeout in turns)
         assert bot.replaced is None
+    finally:
+        bot.close()
+
+
+def test_answers_of_the_wrong_shape_are_faults_that_say_so(
+    protocol_bot: Callable[[str], str],
+) -> None:
+    bot = make_bot(protocol_bot("shapes"), budget_ms=500)
+    assert isinstance(bot, ExternalBot)
+    try:
+        turns = _play_with(bot, 7, 3)
+        faults = bot.drain_faults()
+        assert len(faults) == 3, faults
+        assert "as a whole number" in faults[0] and "not 1.0" in faults[0]  # 1.0 is no id
+        assert "must be a JSON object" in faults[1]
+        assert "as a whole number" in faults[2] and "not None" in faults[2]
+        assert all(a == timeout for _, a, timeout in turns)
     finally:
         bot.close()
 

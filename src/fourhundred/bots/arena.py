@@ -26,8 +26,10 @@ from __future__ import annotations
 
 import contextlib
 import multiprocessing
+import multiprocessing.util
 import os
 import random
+import signal
 import time
 from collections.abc import Callable, Generator, Iterator, Mapping
 from typing import Any, Final
@@ -54,6 +56,7 @@ from .arena_report import (
     PairResult,
 )
 from .base import Bot
+from .external import close_all, log_bot_stderr
 from .heuristic import GAME_BONUS
 
 __all__ = [
@@ -202,7 +205,20 @@ _CHEAP: Final = ("random", "heuristic")
 that a run's results do not depend on which worker played what."""
 
 
+def _exit_on_term(_signum: int, _frame: object) -> None:
+    """A pool worker told to stop (the pool is terminated): unwind, so that
+    the worker's exit closes its external bots (``quit``, a kill a second
+    later) rather than leaving them running. Nothing is written from the
+    handler itself: it may have interrupted a write to a bot."""
+    raise SystemExit(0)
+
+
 def _worker_init(cfg: ArenaConfig) -> None:
+    if multiprocessing.parent_process() is not None:  # a pool's worker
+        multiprocessing.util.Finalize(None, close_all, exitpriority=10)
+        signal.signal(signal.SIGTERM, _exit_on_term)
+    if cfg.bot_log is not None:
+        log_bot_stderr(cfg.bot_log)
     _WORKER["cfg"] = cfg
     _WORKER["a"] = _make_team(cfg.a, cfg.seed * 7 + 1, cfg.budget_ms)
     _WORKER["b"] = _make_team(cfg.b, cfg.seed * 7 + 3, cfg.budget_ms)

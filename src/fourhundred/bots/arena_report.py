@@ -99,6 +99,8 @@ class ArenaConfig:
     max_deals: int | None = None
     """Most pairs dealt in all, counted or thrown in; ``None``:
     :data:`DEALS_PER_PAIR` times ``pairs``."""
+    bot_log: str | None = None
+    """A file for what external (``cmd:``) bots write on standard error."""
 
     @property
     def deal_limit(self) -> int:

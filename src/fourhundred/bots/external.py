@@ -16,11 +16,13 @@ from __future__ import annotations
 
 import json
 import logging
+import os
 import queue
 import shlex
 import subprocess
 import threading
 import time
+import weakref
 from typing import IO, Any, Final
 
 from fourhundred.engine import Action, View
@@ -34,13 +36,14 @@ from .protocol import (
     timeout_action_of,
 )
 
-__all__ = ["GRACE_MS", "HELLO_TIMEOUT", "ExternalBot"]
+__all__ = ["GRACE_MS", "HELLO_TIMEOUT", "ExternalBot", "close_all", "log_bot_stderr"]
 
 GRACE_MS: Final = 200
 HELLO_TIMEOUT: Final = 10.0
 DEFAULT_BUDGET_MS: Final = 500
 _LOG = logging.getLogger("fourhundred.bots.external")
 _EOF: Final = object()
+_LATE: Final = object()
 
 
 def _pump(stream: IO[str], sink: queue.Queue[object]) -> None:
@@ -50,6 +53,32 @@ def _pump(stream: IO[str], sink: queue.Queue[object]) -> None:
     except (OSError, ValueError):
         pass
     sink.put(_EOF)
+
+
+_RUNNING: weakref.WeakSet[ExternalBot] = weakref.WeakSet()
+"""This process's external bots whose program is running."""
+
+
+def close_all() -> None:
+    """Close every external bot of this process whose program still runs
+    (``quit``, then a kill a second later): a host's way out, for instance a
+    worker process that is being stopped."""
+    for bot in list(_RUNNING):
+        bot.close()
+
+
+def log_bot_stderr(path: str) -> None:
+    """Write what external bots say on standard error (the logger
+    ``fourhundred.bots.external`` at INFO) to the file ``path``, a line
+    each, appended; the hosts' ``--bot-log``."""
+    target = os.path.abspath(path)
+    if any(getattr(h, "baseFilename", None) == target for h in _LOG.handlers):
+        return  # already written there (a second run in this process)
+    handler = logging.FileHandler(target, encoding="utf-8")
+    handler.setFormatter(logging.Formatter("%(asctime)s %(process)d %(message)s"))
+    _LOG.addHandler(handler)
+    _LOG.setLevel(logging.INFO)
+    _LOG.propagate = False
 
 
 def _log_stderr(stream: IO[str], label: str) -> None:
@@ -113,6 +142,7 @@ class ExternalBot(Bot):
             self._proc = None
             self._replace(f"cannot start {self.command!r}: {e.strerror or e}")
             return
+        _RUNNING.add(self)
         assert self._proc.stdout is not None and self._proc.stderr is not None
         threading.Thread(target=_pump, args=(self._proc.stdout, self._lines), daemon=True).start()
         threading.Thread(
@@ -179,6 +209,7 @@ class ExternalBot(Bot):
         self._proc = None
         if proc is None:
             return
+        _RUNNING.discard(self)
         try:
             if proc.poll() is None and proc.stdin is not None:
                 proc.stdin.write(json.dumps({"type": "quit"}) + "\n")
@@ -248,17 +279,31 @@ class ExternalBot(Bot):
         except json.JSONDecodeError:
             self._fault(f"malformed answer {text[:80]!r}")
             return fallback
-        msg_id = msg.get("id") if isinstance(msg, dict) else None
-        if type(msg_id) is int and msg_id < self._id:
+        problem = self._id_problem(msg, text)
+        if problem is _LATE:
             return None  # a late answer to an earlier act, already counted
-        if msg_id != self._id:
-            self._fault(f"answer for the wrong id {msg_id!r}")
+        if problem is not None:
+            self._fault(str(problem))
             return fallback
         try:
             return answer_to_action(msg, view)
         except ProtocolError as e:
             self._fault(str(e))
             return fallback
+
+    def _id_problem(self, msg: object, text: str) -> object:
+        """What is wrong with an answer before its action is read: ``None``
+        (nothing), :data:`_LATE` (an earlier act's), or the fault's text."""
+        if not isinstance(msg, dict):
+            return f"an answer must be a JSON object, not {text[:80]!r}"
+        msg_id = msg.get("id")
+        if type(msg_id) is int and msg_id < self._id:
+            return _LATE
+        if type(msg_id) is not int:  # 36.0 and true are not ids
+            return f"an answer needs the act's id as a whole number ({self._id}), not {msg_id!r}"
+        if msg_id != self._id:
+            return f"answer for the wrong id {msg_id!r}"
+        return None
 
     def observe(self, view: View) -> None:
         if self.replaced is None:

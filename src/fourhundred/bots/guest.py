@@ -38,6 +38,7 @@ def serve(bot: Bot, name: str, source: TextIO, out: TextIO, err: TextIO) -> int:
         received = time.perf_counter()
         line = raw.strip()
         if not line:
+            print("ignored a blank line", file=err, flush=True)
             continue
         try:
             msg = json.loads(line)

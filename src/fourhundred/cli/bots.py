@@ -21,7 +21,14 @@ if TYPE_CHECKING:
     from fourhundred.bots.arena import ArenaReport
 
 from .arenatext import print_report, progress_text
-from .common import BOT_BUDGET_DEFAULT, check_bot_name, fail, preset_or_exit, read_json
+from .common import (
+    BOT_BUDGET_DEFAULT,
+    BotLog,
+    check_bot_name,
+    fail,
+    preset_or_exit,
+    read_json,
+)
 from .help import HelpCommand
 
 __all__ = ["print_analysis", "register"]
@@ -71,6 +78,7 @@ def arena(
         ),
     ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
+    bot_log: BotLog = None,
 ) -> None:
     """Duplicate pairs and whole games of bot A against bot B: A's points per deal over B.
 
@@ -82,6 +90,7 @@ def arena(
     over-/under-bid rates per bot, the whole-game win rate and decision
     times (p50, p95, max).
     """
+    from rich.console import Console
     from rich.progress import Progress, TextColumn, TimeElapsedColumn
 
     from fourhundred.bots.arena import ArenaConfig, run_arena
@@ -98,6 +107,7 @@ def arena(
         seed=seed,
         workers=workers,
         max_seconds=None if max_minutes is None else max_minutes * 60,
+        bot_log=None if bot_log is None else str(bot_log),
     )
     plain_log = not sys.stderr.isatty() and not sys.stdout.isatty()
     with Progress(
@@ -105,7 +115,7 @@ def arena(
         TimeElapsedColumn(),
         transient=as_json,
         disable=as_json and not sys.stderr.isatty(),
-        console=None,
+        console=Console(stderr=True),  # standard output is the report's alone
     ) as progress:
         task = progress.add_task(f"{a} vs {b}", total=cfg.pairs + cfg.games, status="")
 
@@ -246,7 +256,15 @@ def calibrate(
 
 def bot(
     name: Annotated[str, typer.Argument(help=f"A built-in bot: {_BOT_CHOICES}.")],
-    budget_ms: BudgetMs = None,
+    budget_ms: Annotated[
+        int | None,
+        typer.Option(
+            "--budget-ms",
+            min=1,
+            help="Most thinking time per decision, in ms (the host's budget_ms counts too).",
+            show_default="500 for search and expert",
+        ),
+    ] = None,
     seed: Annotated[
         int | None,
         typer.Option("--seed", help="Seed of the bot's choices.", show_default="random"),

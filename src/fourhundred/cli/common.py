@@ -8,9 +8,10 @@ Nothing here imports more than the engine at module level, so that
 from __future__ import annotations
 
 import json
+import shlex
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
@@ -19,6 +20,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "BOT_BUDGET_DEFAULT",
+    "BotLog",
     "check_bot_name",
     "fail",
     "preset_or_exit",
@@ -29,6 +31,16 @@ __all__ = [
 BOT_BUDGET_DEFAULT = "500 for search, expert and cmd: bots"
 """What ``--budget-ms`` left out means (``bots.search.DEFAULT_BUDGET_MS``,
 not imported here so that ``--help`` stays quick; a test checks they agree)."""
+
+BotLog = Annotated[
+    Path | None,
+    typer.Option(
+        "--bot-log",
+        help="Append what cmd: bots write on standard error to this file.",
+        show_default="not kept",
+    ),
+]
+"""The ``--bot-log`` option of the commands that run external bots."""
 
 
 def fail(message: str, code: int = 2) -> typer.Exit:
@@ -72,8 +84,13 @@ def check_bot_name(name: str) -> None:
     from fourhundred.bots import BOTS, CMD_PREFIX
 
     if name.startswith(CMD_PREFIX):
-        if not name[len(CMD_PREFIX) :].strip():
+        command = name[len(CMD_PREFIX) :]
+        if not command.strip():
             raise fail(f"{name!r}: write the command after cmd:, e.g. 'cmd:python3 mybot.py'")
+        try:
+            shlex.split(command)
+        except ValueError as e:  # the bot is started without a shell, from these words
+            raise fail(f"cannot read the command line {command!r}: {e}; check its quotes") from None
         return
     if name not in BOTS:
         known = ", ".join(sorted(BOTS))

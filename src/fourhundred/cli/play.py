@@ -45,7 +45,7 @@ from fourhundred.engine import (
     view_for,
 )
 
-from .common import BOT_BUDGET_DEFAULT, check_bot_name, preset_or_exit
+from .common import BOT_BUDGET_DEFAULT, BotLog, check_bot_name, preset_or_exit
 from .help import HelpCommand
 from .playtext import (
     HELP,
@@ -417,6 +417,7 @@ def play(
             show_default=f"{TERMINAL_DELAY} in a terminal, 0 when piped",
         ),
     ] = None,
+    bot_log: BotLog = None,
 ) -> None:
     """Play one game of 400 in the terminal against three bots.
 
@@ -425,6 +426,10 @@ def play(
     """
     check_bot_name(bots)
     settings = preset_or_exit(preset_name)
+    if bot_log is not None:
+        from fourhundred.bots.external import log_bot_stderr
+
+        log_bot_stderr(str(bot_log))
     pause = delay if delay is not None else (TERMINAL_DELAY if sys.stdin.isatty() else 0.0)
     game = TerminalGame(
         settings,
