@@ -55,9 +55,10 @@ def test_desktop_controls_are_named_and_the_switch_works(demo: Any, checks: Any)
         if page.locator("dialog[open]").count():
             page.keyboard.press("Escape")
         # The switch back to English is on every page and works.
-        page.get_by_role("button", name="التبديل إلى الإنجليزية").click()
+        page.get_by_role("button", name="English", exact=True).click()
         assert page.evaluate("document.documentElement.dir") == "ltr"
-        assert page.get_by_role("button", name="Switch to Arabic").is_visible()
+        switch = page.get_by_role("button", name="العربية", exact=True)
+        assert switch.is_visible() and switch.get_attribute("title") == "Switch to Arabic"
         assert checks.unnamed_controls(page) == [], name
         page.context.close()
 
@@ -91,7 +92,7 @@ def test_language_follows_the_browser_then_the_switch(pages: Any, static_url: st
     page.goto(f"{static_url}/?demo=lobby")
     page.wait_for_selector(".lobby")
     assert page.evaluate("document.documentElement.dir") == "rtl"
-    page.get_by_role("button", name="التبديل إلى الإنجليزية").click()
+    page.get_by_role("button", name="English", exact=True).click()
     page.reload()
     page.wait_for_selector(".lobby")
     assert page.evaluate("document.documentElement.lang") == "en"
@@ -259,3 +260,35 @@ def test_a_1280_by_800_desktop_shows_the_table_and_the_bidding_panel_without_scr
     for part in (".felt", ".status", ".bid-panel", ".hand", ".game-side"):
         box = page.locator(part).bounding_box()
         assert box["y"] >= 0 and box["y"] + box["height"] <= inner, part
+
+
+@pytest.mark.parametrize(
+    ("lang", "viewport"),
+    [
+        ("en", {"width": 1280, "height": 800}),
+        ("ar", {"width": 1280, "height": 800}),
+        ("en", {"width": 360, "height": 740}),
+        ("ar", {"width": 360, "height": 740}),
+        ("en", {"width": 800, "height": 900}),
+    ],
+)
+def test_no_seat_plate_covers_a_card_of_the_trick(
+    pages: Any, static_url: str, lang: str, viewport: dict[str, int]
+) -> None:
+    """The play scene (three cards on the table): each played card's box
+    is clear of every seat's plate, on a short desktop, a phone and between."""
+    page = _open(pages, f"{static_url}/?demo=play&lang={lang}", viewport)
+    page.locator(".card.played").first.wait_for()
+    page.wait_for_timeout(450)  # the cards' flight in
+    cards = [c.bounding_box() for c in page.locator(".card.played").all()]
+    plates = [s.bounding_box() for s in page.locator(".felt .seat").all()]
+    assert len(cards) >= 2 and len(plates) == 4
+    for c in cards:
+        for p in plates:
+            apart = (
+                c["x"] + c["width"] <= p["x"] + 1
+                or p["x"] + p["width"] <= c["x"] + 1
+                or c["y"] + c["height"] <= p["y"] + 1
+                or p["y"] + p["height"] <= c["y"] + 1
+            )
+            assert apart, (c, p)

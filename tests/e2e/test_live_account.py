@@ -53,7 +53,8 @@ def test_a_player_runs_their_account(pages: Any, server: str, checks: Any) -> No
     page.get_by_label("Current password").fill("not my password")
     page.get_by_label("New password").fill(NEW_PASSWORD)
     page.get_by_role("button", name="Change the password").click()
-    expect(page.locator(".account-form .form-msg").first).to_contain_text("Wrong")
+    wrong = "That password is not right."
+    expect(page.locator(".account-form .form-msg").first).to_contain_text(wrong)
     page.get_by_label("Current password").fill(PASSWORD)
     page.get_by_label("New password").fill(NEW_PASSWORD)
     page.get_by_role("button", name="Change the password").click()
@@ -73,7 +74,7 @@ def test_a_player_runs_their_account(pages: Any, server: str, checks: Any) -> No
     expect(dialog).to_contain_text("other players' ratings stay")
     dialog.get_by_label("Your password, to confirm").fill(PASSWORD)
     dialog.get_by_role("button", name="Delete my account").click()
-    expect(dialog.locator(".form-msg")).to_contain_text("Wrong")
+    expect(dialog.locator(".form-msg")).to_contain_text(wrong)
     dialog.get_by_label("Your password, to confirm").fill(NEW_PASSWORD)
     dialog.get_by_role("button", name="Delete my account").click()
     page.locator(".auth").wait_for()
@@ -125,3 +126,8 @@ def test_the_account_page_on_a_desktop_in_english_for_a_guest(
     expect(page.locator(".account")).to_contain_text("A guest has no password.")
     assert checks.horizontal_overflow(page) <= 0
     assert checks.unnamed_controls(page) == []
+    # A guest who wants an account signs out to the register tab, told why.
+    page.get_by_role("button", name="Sign out and register").click()
+    page.locator(".auth").wait_for()
+    expect(page.get_by_role("tab", name="Register")).to_have_attribute("aria-selected", "true")
+    expect(page.locator(".home")).to_contain_text("A guest's name and games are not carried over")

@@ -8,7 +8,7 @@
 // #/tournament/ID; /?invite=CODE is an invite link to a table, /?tournament=CODE to a
 // private tournament; /?demo=NAME renders a demo scene from demo/NAME.json without a server.
 
-import { announce, h, mount } from "./dom.js";
+import { announce, h, mount, quiet } from "./dom.js";
 import { initLang, lang, onLangChange, setLang, t } from "./i18n.js";
 import { api } from "./net.js";
 import { TableState } from "./state.js";
@@ -77,7 +77,9 @@ function header() {
           type: "button",
           class: "lang-switch",
           lang: other,
-          "aria-label": t("lang.switch_to"),
+          // Named by its visible word (the other language's own name), so
+          // "click English" works by voice; the title says what it does.
+          title: t("lang.switch_to"),
           dataset: { key: "lang" },
           onclick: () => setLang(other),
         },
@@ -142,6 +144,7 @@ async function route() {
   // A dialog belongs to the screen it was opened on.
   for (const d of document.querySelectorAll("dialog[open]")) /** @type {HTMLDialogElement} */ (d).close();
   const leaving = ctx.route.name === "table" && (r.name !== "table" || r.id !== ctx.route.id);
+  if (leaving) quiet();
   if (ctx.route.name === "tournament" && (r.name !== "tournament" || r.id !== ctx.route.id)) unfollowTournament();
   ctx.route = r;
   clearInterval(lobbyTimer);

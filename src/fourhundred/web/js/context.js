@@ -61,4 +61,6 @@ export const ctx = {
   socialChanged: async () => {},
   /** @type {(note?: string) => void} forget the session here and go home */
   signedOut: () => {},
+  /** @type {string | null} the sign-in card's tab to open next ("register") */
+  authTab: null,
 };

@@ -85,6 +85,13 @@ export function announce(text) {
   }, 30);
 }
 
+/** Empty the live region (leaving a screen: its last news is not the next
+ * screen's). */
+export function quiet() {
+  const region = document.getElementById("live");
+  if (region) region.textContent = "";
+}
+
 /** Copy text to the clipboard; resolves to true when it worked. */
 export async function copyText(text) {
   try {

@@ -22,7 +22,7 @@ export const sumBids = (bids) => bids.reduce((a, b) => a + (b ?? 0), 0);
  *   extra?: Record<string, any>}} [opts]
  */
 export function cardEl(card, { button = false, legal = true, onPlay, extra = {} } = {}) {
-  const label = cardName(card) + (isTrump(card) ? `, ${t("trump")}` : "");
+  const label = cardName(card) + (isTrump(card) ? `${t("comma")}${t("trump")}` : "");
   const classes = ["card", isTrump(card) && "trump", !legal && "dim"];
   if (!button) {
     return h("span", { class: classes, role: "img", "aria-label": label, html: cardFace(card), ...extra });
@@ -30,7 +30,7 @@ export function cardEl(card, { button = false, legal = true, onPlay, extra = {} 
   return h("button", {
     type: "button",
     class: classes,
-    "aria-label": legal ? label : `${label}, ${t("card_not_playable")}`,
+    "aria-label": legal ? label : `${label}${t("comma")}${t("card_not_playable")}`,
     "aria-disabled": legal ? null : "true",
     dataset: { card, key: `card-${card}` },
     html: cardFace(card),

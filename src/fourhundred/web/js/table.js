@@ -275,11 +275,19 @@ function teamBanner(model) {
         { class: "team-scores num" },
         h("b", {}, num(v.scores[a] + v.scores[b])),
         " ",
-        h("small", { dir: "ltr" }, `${v.scores[a]} / ${v.scores[b]}`),
+        // Each partner's own score (the title names them).
+        h(
+          "small",
+          {
+            dir: "ltr",
+            title: t("partner_scores", { a: seatName(model, a), sa: v.scores[a], b: seatName(model, b), sb: v.scores[b] }),
+          },
+          `${v.scores[a]} / ${v.scores[b]}`,
+        ),
       ),
     );
   };
-  return h("div", { class: "teams", "aria-label": t("scores") }, team(mine), team(1 - mine));
+  return h("div", { class: "teams", role: "group", "aria-label": t("scores") }, team(mine), team(1 - mine));
 }
 
 // ------------------------------------------------------------- the screen

@@ -56,7 +56,7 @@ export function showError(el, err) {
 // person can act on it). Others (a stale version, a lost connection) are
 // said in the client's own words only: server internals such as version
 // numbers never reach the screen.
-const EXPLAINED = new Set(["bad_request", "bad_setting", "illegal", "not_allowed", "conflict", "unauthorized"]);
+const EXPLAINED = new Set(["bad_request", "bad_setting", "illegal", "not_allowed", "conflict"]);
 
 /**
  * The server's catalogue of settings for a dialog, or null once `say` has
@@ -78,6 +78,10 @@ export function errorText(err) {
   const code = err.code || "unknown";
   const wait = Number(err.retryAfter);
   if (code === "rate_limited" && wait > 0) return t("err.rate_limited_in", { n: wait });
+  // A wrong password on the account page is just that (not "not signed in").
+  if (code === "unauthorized" && err.field) return t("err.wrong_password");
+  // The login's own 401 says it all; its message would repeat it.
+  if (code === "unauthorized") return t("err.unauthorized");
   const key = `err.${code}`;
   const known = t.has(key) ? t(key) : t("err.unknown");
   // The server's message is English only, so shown in English pages.

@@ -27,6 +27,18 @@ function submitting(action) {
   };
 }
 
+/** A guest who wants an account: sign out, then the register tab (a guest's
+ * name and games are not carried over: docs/protocol.md, "Accounts"). */
+export async function registerInstead(ctx) {
+  ctx.authTab = "register";
+  try {
+    await api.logout();
+  } catch {
+    // signed out locally either way
+  }
+  ctx.signedOut(t("auth.register_note"));
+}
+
 function passwordPanel(ctx, note) {
   if (ctx.me.guest) {
     return h(
@@ -34,6 +46,7 @@ function passwordPanel(ctx, note) {
       { class: "panel", "aria-labelledby": "acct-pw-title" },
       h("h2", { id: "acct-pw-title" }, t("account.password_title")),
       h("p", { class: "muted" }, t("account.guest_password")),
+      h("button", { type: "button", class: "secondary", onclick: () => registerInstead(ctx) }, t("auth.register_instead")),
     );
   }
   const msg = formMessage();

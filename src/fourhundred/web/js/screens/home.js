@@ -9,6 +9,7 @@ import { t } from "../i18n.js";
 import { api } from "../net.js";
 import { summary } from "../settings.js";
 import { catalogOrSay, formMessage, openDialog, settingsForm, showError } from "../ui.js";
+import { registerInstead } from "./account.js";
 import { friendsPanel, invitesPanel } from "./friends.js";
 
 // ------------------------------------------------------------ signed out
@@ -56,7 +57,9 @@ function signInCard(ctx) {
     h("div", { class: "tabs", role: "tablist", "aria-label": t("auth.title") }, tabButtons),
     panel,
   );
-  select("guest");
+  // A guest who chose to register signed out to do it: the register tab.
+  select(ctx.authTab || "guest");
+  ctx.authTab = null;
   return card;
 }
 
@@ -281,7 +284,10 @@ function rankedCard(ctx, queue) {
   const status = queue?.status || "idle";
   let body;
   if (guest) {
-    body = h("p", { class: "muted" }, t("ranked.guests"));
+    body = [
+      h("p", { class: "muted" }, t("ranked.guests")),
+      h("button", { type: "button", class: "secondary", onclick: () => registerInstead(ctx) }, t("auth.register_instead")),
+    ];
   } else if (status === "waiting") {
     const secs = Math.floor((queue.waited_ms + (Date.now() - (queue.receivedAt || Date.now()))) / 1000);
     body = [
