@@ -696,6 +696,7 @@ export const en = {
   "tour.remove_confirm": "Remove this team? Before the start its players may enter again; after it, the team forfeits its match.",
   "tour.teams_title": "Teams",
   "tour.no_teams": "No team has entered yet.",
+  "tour.no_pairs_yet": "No pair yet: the players below entered alone and will be paired (two of them count as one team).",
   "tour.seed_n": "Seed {n}",
   "tour.checked_in_short": "Checked in",
   "tour.awaiting_partner": "Partner not confirmed",

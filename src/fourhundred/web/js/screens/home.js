@@ -8,7 +8,8 @@ import { h, mount } from "../dom.js";
 import { t } from "../i18n.js";
 import { api } from "../net.js";
 import { summary } from "../settings.js";
-import { catalogOrSay, formMessage, openDialog, settingsForm, showError } from "../ui.js";
+import { botLabel, catalogOrSay, formMessage, openDialog, showError } from "../ui.js";
+import { settingsForm } from "../settingsform.js";
 import { registerInstead } from "./account.js";
 import { friendsPanel, invitesPanel } from "./friends.js";
 
@@ -171,7 +172,7 @@ function seatDots(room) {
     "ul",
     { class: "seat-dots", "aria-label": t("seats") },
     room.seats.map((s) => {
-      const name = s.user ? s.user.name : s.bot ? t("bot") : null;
+      const name = s.user ? s.user.name : s.bot ? botLabel(s.level) : null;
       return h(
         "li",
         { class: ["dot", `team-${s.seat % 2}`, name ? "taken" : "open"] },

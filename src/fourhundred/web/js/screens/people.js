@@ -3,8 +3,12 @@
 
 import { h, mount } from "../dom.js";
 import { pct, signed, t } from "../i18n.js";
-import { when } from "../ui.js";
+import { botLabel, when } from "../ui.js";
 import { personActions } from "./friends.js";
+
+/** A finished game's record names its bots; their levels for people
+ * (docs/protocol.md, `add_bot`: the heuristic is the intermediate level). */
+const LEVEL_OF = { beginner: "beginner", heuristic: "intermediate", expert: "expert" };
 
 function stat(label, value, sub) {
   return h("div", { class: "stat" }, h("div", { class: "stat-value num" }, value), h("div", { class: "stat-label" }, label), sub ? h("div", { class: "stat-sub" }, sub) : null);
@@ -57,7 +61,7 @@ export function renderProfile(ctx, root, profile, games) {
                     { class: "history-main" },
                     h("span", { class: `kind-chip kind-${g.kind}` }, t(`kind.${g.kind}`)),
                     " ",
-                    g.players.map((p, i) => [i ? " · " : "", h("bdi", { class: "user", translate: "no" }, p.user ? p.user.name : t("bot")), " ", h("span", { class: "num" }, p.score)]),
+                    g.players.map((p, i) => [i ? " · " : "", h("bdi", { class: "user", translate: "no" }, p.user ? p.user.name : botLabel(LEVEL_OF[p.bot])), " ", h("span", { class: "num" }, p.score)]),
                   ),
                   h("span", { class: "history-when" }, when(g.finished_ms)),
                   delta !== null ? h("span", { class: ["delta", delta >= 0 ? "up" : "down"], dir: "ltr" }, signed(delta)) : h("span", {}),

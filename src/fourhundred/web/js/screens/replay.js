@@ -108,10 +108,11 @@ function analysisPanel(rs, model) {
 // the row itself runs right to left.
 const ICONS = {
   first: "M6 5h2v14H6zM20 5v14L9 12z",
-  prev: "M18 5v14L7 12z",
+  // One step: a chevron, unlike "play" (a filled triangle).
+  prev: "M15.5 4.5 17.6 6.6 12.2 12l5.4 5.4-2.1 2.1L8 12z",
   play: "M7 5v14l11-7z",
   pause: "M7 5h4v14H7zM13 5h4v14h-4z",
-  next: "M6 5v14l11-7z",
+  next: "M8.5 4.5 6.4 6.6 11.8 12l-5.4 5.4 2.1 2.1L16 12z",
   last: "M16 5h2v14h-2zM4 5v14l11-7z",
 };
 

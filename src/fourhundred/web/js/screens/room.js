@@ -6,7 +6,8 @@ import { copyText, h, mount } from "../dom.js";
 import { seatLabel, t } from "../i18n.js";
 import { seatInfo } from "../state.js";
 import { presetLabel } from "../settings.js";
-import { catalogOrSay, chatPanel, openDialog, settingsForm, settingsList } from "../ui.js";
+import { catalogOrSay, chatPanel, openDialog } from "../ui.js";
+import { settingsForm, settingsList } from "../settingsform.js";
 import { blockPlayer, canBefriend, inviteFriendsPanel, personActions } from "./friends.js";
 import { tournamentOfTable } from "./tournament.js";
 

@@ -60,7 +60,7 @@ export function teamsPanel(ctx, d) {
             ),
           ),
         )
-      : h("p", { class: "muted" }, t("tour.no_teams")),
+      : h("p", { class: "muted" }, t(d.solos.length ? "tour.no_pairs_yet" : "tour.no_teams")),
     d.solos.length
       ? h("p", { class: "tour-solos" }, t("tour.solos"), " ", d.solos.map((p, i) => [i ? ", " : "", user(p.name)]))
       : null,

@@ -12,7 +12,8 @@ import { h, mount } from "../dom.js";
 import { t } from "../i18n.js";
 import { api } from "../net.js";
 import { presetSettings } from "../settings.js";
-import { chatPanel, errorText, formMessage, settingsList, when } from "../ui.js";
+import { chatPanel, errorText, formMessage, when } from "../ui.js";
+import { settingsList } from "../settingsform.js";
 import { bracketPanel, exportPanel, invitePanel, logPanel, swissPanels, teamsPanel } from "./tourboard.js";
 import { button, confirmAct, currentMatch, formatLabel, rich, rulesLine, standing, statusChip, teamName, user } from "./tourparts.js";
 

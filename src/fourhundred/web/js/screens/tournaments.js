@@ -4,7 +4,8 @@
 
 import { h, mount } from "../dom.js";
 import { t } from "../i18n.js";
-import { catalogOrSay, openDialog, settingsForm, when } from "../ui.js";
+import { catalogOrSay, openDialog, when } from "../ui.js";
+import { settingsForm } from "../settingsform.js";
 import { formatLabel, rulesLine, statusChip } from "./tourparts.js";
 
 /** The list's sections, in the order of their tabs. */
