@@ -217,7 +217,16 @@ export function renderTableScreen() {
     return;
   }
   if (!ts.view) return; // the game has started; its first deal comes next
+  // Keyboard players keep their place: focus that was in the hand or the
+  // bids (or fell to the page when a card was played) goes to the hand or
+  // the bids when it is this seat's turn. Focus anywhere else (the chat) stays.
+  const before = document.activeElement;
+  const keep = !before || before === document.body || Boolean(before.closest?.(".hand, .bids"));
   renderGame(ctx, ctx.main);
+  if (keep && !document.querySelector("dialog[open]")) {
+    const target = ctx.main.querySelector(".hand.active button.card[tabindex='0'], .bids button:not(:disabled)");
+    if (target instanceof HTMLElement) target.focus({ preventScroll: true });
+  }
   // The table is over once its `game_over` event is in (after the last
   // hand's line of the score sheet): only then is the result complete.
   if (ts.status === "over" && ts.view.phase === "over" && ctx.shownOver !== ts.table) {
