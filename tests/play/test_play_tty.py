@@ -44,6 +44,14 @@ def read_until(fd: int, wanted: str, seen: bytearray) -> str:
     return seen.decode("utf-8", "replace")
 
 
+def _sigint_as_from_a_shell() -> None:
+    """Ctrl-C's signal neither ignored nor blocked in the program, as when a
+    shell starts it (exec keeps both from the test process, whatever ran in
+    it before)."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+
+
 def spawn_in_terminal(args: list[str], columns: int = 80) -> tuple[int, int]:
     """Start ``args`` with a pseudo-terminal ``columns`` wide as its
     controlling terminal (so that Ctrl-C sends it SIGINT); (pid, fd)."""
@@ -51,6 +59,7 @@ def spawn_in_terminal(args: list[str], columns: int = 80) -> tuple[int, int]:
     pid, fd = pty.fork()
     if pid == 0:  # the child, whose standard streams are the pty: never return to pytest
         try:
+            _sigint_as_from_a_shell()
             ioctl(0, termios.TIOCSWINSZ, struct.pack("HHHH", 24, columns, 0, 0))
             os.execve(args[0], args, env)
         finally:
@@ -117,6 +126,7 @@ def test_an_interrupt_on_pipes_asks_to_save_too(answer: str) -> None:
         stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
+        preexec_fn=_sigint_as_from_a_shell,  # noqa: PLW1509 - a test's own child
     )
     assert proc.stdin is not None and proc.stdout is not None
     seen = bytearray()
