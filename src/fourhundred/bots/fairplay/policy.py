@@ -132,7 +132,6 @@ def policy_evidence(
     if model.weighting == "flat":
         return (math.log(hit) - math.log(miss)) * (real - _share(drawn, told))
     half = len(drawn) // 2
-    q_card = hit * _share(drawn[:half], told[:half]) + miss * (
-        1.0 - _share(drawn[:half], told[:half])
-    )
+    p_weight = _share(drawn[:half], told[:half])
+    q_card = hit * p_weight + miss * (1.0 - p_weight)
     return (hit - miss) / q_card * (real - _share(drawn[half:], told[half:]))
