@@ -96,3 +96,43 @@ def test_unanswered_commands_are_answered_unavailable() -> None:
     fail_pending(c)
     assert sorted(str(f["id"]) for f in c.sent) == ["3", "a"]
     assert {f["code"] for f in c.sent} == {"unavailable"} and not c.pending
+
+
+def _chat(sender: str, text: str) -> bytes:
+    from fourhundred.server import frames
+
+    line = frames.ChatFrame(
+        table="t1", channel="table", from_={"id": sender, "name": sender}, text=text, at_ms=1
+    )
+    return frames.encode(line)
+
+
+def test_forwarded_frames_note_versions_and_answers_and_skip_other_tables() -> None:
+    s = Sockets()
+    y = Conn("c1", "y")
+    s.register(y)
+    s.attach(y, "t1", Table("t1"), via_invite=False)
+    y.pending.add(7)
+    s.forward("c1", "t1", b'{"type":"event","version":12}')
+    s.forward("c1", "t1", b'{"type":"ack","id":7}')
+    s.forward("c1", "t2", b'{"type":"event","version":99}')  # moved on
+    s.forward("gone", "t1", b'{"type":"event","version":99}')
+    assert y.last_version == 12 and not y.pending
+    assert [f["type"] for f in y.sent] == ["event", "ack"]
+
+
+def test_forwarded_chat_from_a_blocked_or_muted_sender_is_dropped_at_once() -> None:
+    # The table's owner (another process) learns of a block a moment after
+    # the reader's process acknowledged it; this process filters meanwhile.
+    s = Sockets()
+    y = Conn("c1", "y")
+    s.register(y)
+    s.attach(y, "t1", Table("t1"), via_invite=False)
+    s.block("y", "x", True)
+    s.mute("y", "z", True)
+    for sender in ("x", "z", "w"):
+        s.forward("c1", "t1", _chat(sender, f"from {sender}"))
+    assert [f["text"] for f in y.sent] == ["from w"]
+    s.block("y", "x", False)
+    s.forward("c1", "t1", _chat("x", "again"))
+    assert y.sent[-1]["text"] == "again"

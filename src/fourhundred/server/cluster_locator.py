@@ -15,8 +15,6 @@ import contextlib
 import random
 from collections.abc import Collection
 
-import msgspec
-
 from . import frames
 from .cluster import EVERYONE, Cluster, ClusterSpec
 from .cluster_messages import (
@@ -282,8 +280,8 @@ class ClusterLocator(TableLocator):
     def _on_message(self, m: ClusterMessage) -> None:
         """One message from another process."""
         match m:
-            case Frame():
-                self._on_frame(m)
+            case Frame(table=table_id, conn=conn, data=data):
+                self.sockets.forward(conn, table_id, data)
             case JoinTable() | Command() | Detach():
                 self._from_edge(m)
             case Gone(table=table_id, node=node):
@@ -304,19 +302,6 @@ class ClusterLocator(TableLocator):
             case ToFollowers(node=node, tournament=tid, sender=sender, masked=lm, whole=lw):
                 if node != self.cluster.node:
                     self.on_followers(tid, sender, frames.EncodedChat(lm, lw))
-
-    def _on_frame(self, m: Frame) -> None:
-        peer = self.sockets.conns.get(m.conn)
-        if peer is None or peer.table_id != m.table:
-            return  # the socket has gone or moved on
-        peer.frames_in += 1
-        with contextlib.suppress(msgspec.DecodeError):
-            pk = frames.peek(m.data)
-            if pk.type in ("event", "snapshot", "catchup") and pk.version is not None:
-                peer.last_version = max(peer.last_version, pk.version)
-            elif pk.type in ("ack", "error") and pk.id is not None:
-                peer.pending.discard(pk.id)
-        peer.send(m.data)
 
     async def _reroute_later(self, table_id: str) -> None:
         # The old owner let go (or stopped): whoever takes the lease first.

@@ -221,18 +221,20 @@ def encode(frame: msgspec.Struct) -> bytes:
 
 
 class Peek(msgspec.Struct):
-    """What a process forwarding a frame needs of it (``peek``)."""
+    """What a process forwarding a frame needs of it (``peek``): ``from_``
+    is a chat line's sender, for the reader's own mutes and blocks."""
 
     type: str
     version: int | None = None
     id: int | str | None = None
+    from_: Any = msgspec.field(default=None, name="from")
 
 
 _peek = msgspec.json.Decoder(Peek)
 
 
 def peek(data: bytes) -> Peek:
-    """The type, version and command id of an encoded frame, the rest left
+    """The type, version, command id and sender of an encoded frame, the rest left
     undecoded (``msgspec.DecodeError`` when it is not a frame)."""
     return _peek.decode(data)
 

@@ -8,8 +8,11 @@ only this process.
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Collection
 from typing import Any, Protocol
+
+import msgspec
 
 from . import frames
 from .ports import MailKind
@@ -52,6 +55,10 @@ class Peer(Protocol):
 def replace(peer: Peer) -> None:
     """Close ``peer``: its user opened another socket."""
     peer.close(4000, "replaced", "you connected from another tab or device; this one was closed")
+
+
+def _sender(pk: frames.Peek) -> Any:
+    return pk.from_.get("id") if isinstance(pk.from_, dict) else None
 
 
 def fail_pending(peer: Peer) -> None:
@@ -133,6 +140,26 @@ class Sockets:
         peer = self.peers.get(user_id)
         if peer is not None:
             peer.send(data)
+
+    def forward(self, conn: str, table_id: str, data: bytes) -> None:
+        """A frame another process (the table's owner) made for socket
+        ``conn``: note its version or answered command, then send it. A chat
+        line from someone the reader muted or blocked is dropped: the owner
+        filters too, but learns of a new mute a moment after this process
+        acknowledged it."""
+        peer = self.conns.get(conn)
+        if peer is None or peer.table_id != table_id:
+            return  # the socket has gone or moved on
+        peer.frames_in += 1
+        with contextlib.suppress(msgspec.DecodeError):
+            pk = frames.peek(data)
+            if pk.type in ("event", "snapshot", "catchup") and pk.version is not None:
+                peer.last_version = max(peer.last_version, pk.version)
+            elif pk.type in ("ack", "error") and pk.id is not None:
+                peer.pending.discard(pk.id)
+            elif pk.type == "chat" and _sender(pk) in self.muted_by(peer.user_id):
+                return
+        peer.send(data)
 
     def replace_conn(self, user_id: str, conn: str) -> None:
         """Close socket ``conn`` if it is still ``user_id``'s."""
