@@ -3,9 +3,10 @@ the learned bidder.
 
 * **Play**: the determinized search of :mod:`.search` (rollouts with the
   heuristic, the exact solver for the last tricks, the same budget control
-  over both cores); from a budget of ``INFERENCE_FROM_MS`` its deals are
-  drawn by :class:`.inference.PlayInference`: deals on which the others'
-  cards so far make sense are favoured.
+  over both cores); its deals are drawn with the learned model of where the
+  hidden cards lie (:mod:`.locations`), and from a budget of
+  ``INFERENCE_FROM_MS`` by :class:`.inference.PlayInference` instead: deals
+  on which the others' cards so far make sense are favoured.
 * **Bids**: the search's simulation of whole hands values the bids near the
   heuristic's; the bid it keeps unless another beats it deal by deal is the
   learned bidder's (:mod:`.bidder`) instead of the heuristic's.
@@ -38,11 +39,14 @@ class ExpertOptions(SearchOptions):
     ``INFERENCE_FROM_MS``, and with ``iterations``); off leaves them to the
     search's own sampler. ``inference_window``: judge only the plays of the
     last tricks (cheaper). ``learned_bids`` off keeps the heuristic's bid as
-    the prior (for measuring what each part adds)."""
+    the prior; ``locations`` off deals the hidden cards uniformly, as the
+    search does, where the inference is not used (for measuring what each
+    part adds)."""
 
     inference: bool | None = None
     learned_bids: bool = True
     inference_window: int | None = None
+    locations: bool = True
 
 
 class ExpertBot(SearchBot):
@@ -67,6 +71,17 @@ class ExpertBot(SearchBot):
         self.inference = options.inference
         self.learned_bids = options.learned_bids
         self.inference_window = options.inference_window
+        self.locations = options.locations
+        # numpy and the weights are loaded now, not inside the first
+        # decision's budget (the import alone takes a good part of a second).
+        if self.learned_bids:
+            from .model import shipped_model
+
+            shipped_model()
+        if self.locations:
+            from .locations import shipped_locations
+
+            shipped_locations()
 
     def choose(self, view: View) -> Action:
         if view.phase != "bid" or not self.learned_bids or view.legal is None:
@@ -93,7 +108,15 @@ class ExpertBot(SearchBot):
         return self.iterations is not None or self.budget >= INFERENCE_FROM_MS
 
     def sampler(self, view: View) -> Sampler | None:
-        """The inference from play's sampler while it plays (see :attr:`infers`)."""
-        if self.infers and view.phase == "play":
+        """While it plays: the inference from play's sampler (see
+        :attr:`infers`), else the location model's; in the bidding, the
+        search's own."""
+        if view.phase != "play":
+            return None
+        if self.infers:
             return PlayInference(view, window=self.inference_window)
+        if self.locations:
+            from .locations import LocationSampler  # numpy, only once it plays
+
+            return LocationSampler.for_view(view)
         return None

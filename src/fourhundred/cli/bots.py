@@ -284,16 +284,41 @@ def bot(
 
 
 def train(
-    model: Annotated[str, typer.Argument(help="What to train: tricks (the bidder's model).")],
+    model: Annotated[
+        str,
+        typer.Argument(
+            help="What to train: tricks (the bidder's model) or locations (where the "
+            "hidden cards lie, for the expert's deals)."
+        ),
+    ],
     out: Annotated[
-        Path, typer.Option("--out", help="Run directory: data chunks, checkpoint, weights.")
-    ] = Path("runs/train-tricks"),
-    hands: Annotated[int, typer.Option("--hands", min=1, help="Self-play hands.")] = 20_000,
+        Path | None,
+        typer.Option(
+            "--out",
+            help="Run directory: data chunks, checkpoint, weights.",
+            show_default="runs/train-MODEL",
+        ),
+    ] = None,
+    hands: Annotated[
+        int | None,
+        typer.Option(
+            "--hands", min=1, help="Self-play hands.", show_default="20000 (locations: 30000)"
+        ),
+    ] = None,
     chunk: Annotated[int, typer.Option("--chunk", min=1, help="Hands per data chunk.")] = 1_000,
-    epochs: Annotated[int, typer.Option("--epochs", min=1, help="Passes of the fit.")] = 20,
-    hidden: Annotated[int, typer.Option("--hidden", min=1, help="Hidden units.")] = 64,
+    epochs: Annotated[
+        int | None,
+        typer.Option(
+            "--epochs", min=1, help="Passes of the fit.", show_default="20 (locations: 8)"
+        ),
+    ] = None,
+    hidden: Annotated[
+        int | None,
+        typer.Option("--hidden", min=1, help="Hidden units.", show_default="64 (locations: 256)"),
+    ] = None,
     calib_hands: Annotated[
-        int, typer.Option("--calib-hands", min=1, help="Self-play hands for the calibration.")
+        int,
+        typer.Option("--calib-hands", min=1, help="Self-play hands for the calibration (tricks)."),
     ] = 2_000,
     seed: Annotated[int, typer.Option("--seed", help="Seed of the games and the fit.")] = 1,
     ship: Annotated[
@@ -303,29 +328,19 @@ def train(
     """Train a model from self-play (repeatable from --seed; run it again to resume).
 
     tricks: the chance of each trick count for a hand at its bid, used by
-    the expert's bidder and by analyse. Data chunks and a checkpoint after
-    every epoch go to --out, so an interrupted run goes on where it stopped.
+    the expert's bidder and by analyse. locations: the chance that each
+    other seat holds each hidden card, used by the expert to deal the
+    hidden cards it searches. Data chunks and a checkpoint after every
+    epoch go to --out, so an interrupted run goes on where it stopped.
     """
     import time
 
     from rich.console import Console
     from rich.progress import Progress
 
-    from fourhundred.bots.model import SHIPPED
-    from fourhundred.bots.train import TrainConfig
-    from fourhundred.bots.train import train as run_training
-
-    if model != "tricks":
-        raise fail(f"unknown model {model!r}: use tricks")
-    cfg = TrainConfig(
-        out=out,
-        seed=seed,
-        hands=hands,
-        chunk=chunk,
-        epochs=epochs,
-        hidden=hidden,
-        calib_hands=calib_hands,
-    )
+    if model not in ("tricks", "locations"):
+        raise fail(f"unknown model {model!r}: use tricks or locations")
+    out = out or Path(f"runs/train-{model}")
     start = time.monotonic()
     with Progress() as progress:
         tasks: dict[str, Any] = {}
@@ -335,13 +350,47 @@ def train(
                 tasks[stage] = progress.add_task(stage, total=total)
             progress.update(tasks[stage], completed=done, total=total)
 
-        trained, losses = run_training(cfg, tick)
+        if model == "tricks":
+            from fourhundred.bots.model import SHIPPED
+            from fourhundred.bots.train import TrainConfig
+            from fourhundred.bots.train import train as run_training
+
+            cfg = TrainConfig(
+                out=out,
+                seed=seed,
+                hands=hands or 20_000,
+                chunk=chunk,
+                epochs=epochs or 20,
+                hidden=hidden or 64,
+                calib_hands=calib_hands,
+            )
+            tricks_model, losses = run_training(cfg, tick)
+            size, save, shipped = tricks_model.size, tricks_model.save, SHIPPED
+            said = f"loss {losses['train']:.4f} (train) {losses['valid']:.4f} (held out)"
+        else:
+            from fourhundred.bots.locations import SHIPPED as LOCATIONS
+            from fourhundred.bots.train_locations import LocationConfig, train_locations
+
+            lcfg = LocationConfig(
+                out=out,
+                seed=seed,
+                hands=hands or 30_000,
+                chunk=chunk,
+                epochs=epochs or 8,
+                hidden=hidden or 256,
+            )
+            loc_model, f = train_locations(lcfg, tick)
+            size, save, shipped = loc_model.size, loc_model.save, LOCATIONS
+            said = (
+                f"held out: loss {f['loss']:.4f} per hidden card, likeliest seat right "
+                f"{f['hit']:.1%} (uniform deal: {f['uniform_loss']:.4f}, {f['uniform_hit']:.1%})"
+            )
     if ship:
-        trained.save(SHIPPED)
+        save(shipped)
     Console(highlight=False).print(
-        f"trained {model}: {trained.size} parameters, loss {losses['train']:.4f} (train) "
-        f"{losses['valid']:.4f} (held out), {time.monotonic() - start:.0f} s; "
-        f"weights in {out / 'tricks.npz'}" + (f" and {SHIPPED}" if ship else "")
+        f"trained {model}: {size} parameters, {said}, "
+        f"{time.monotonic() - start:.0f} s; weights in {out / (model + '.npz')}"
+        + (f" and {shipped}" if ship else "")
     )
 
 
