@@ -4,10 +4,15 @@ expert and the search, duplicate pairs, at a budget.
     .venv/bin/python bench/expert_parts.py VARIANT [--pairs N] [--budget-ms MS]
         [--seed S] [--max-minutes M]
 
-VARIANT: ``no-inference`` (the learned bidder only), ``no-learned-bids``
-(the inference from play only), ``full`` (both, whatever the budget) or
-``cheap-inference`` (both, the inference judging only the plays of the last
-two tricks). Prints the arena's JSON report.
+VARIANT: ``no-inference`` (the learned bidder and the location model's
+deals, whatever the budget), ``bidder-only`` (the learned bidder, the
+search's own deals: the expert as shipped before the location model),
+``locations-only`` (the location model's deals, the heuristic's bid as the
+prior), ``no-learned-bids`` (the expert's deals at the budget: the
+inference from 250 ms, else the location model), ``full`` (the learned
+bidder and the inference, whatever the budget) or ``cheap-inference`` (the
+same, the inference judging only the plays of the last two tricks). Prints
+the arena's JSON report.
 """
 
 from __future__ import annotations
@@ -24,6 +29,8 @@ from fourhundred.engine import preset
 
 VARIANTS: dict[str, ExpertOptions] = {
     "no-inference": ExpertOptions(inference=False),
+    "bidder-only": ExpertOptions(inference=False, locations=False),
+    "locations-only": ExpertOptions(inference=False, learned_bids=False),
     "no-learned-bids": ExpertOptions(learned_bids=False),
     "full": ExpertOptions(inference=True),
     "cheap-inference": ExpertOptions(inference=True, inference_window=2),
