@@ -39,6 +39,9 @@ def test_a_player_runs_their_account(pages: Any, server: str, checks: Any) -> No
     sessions = page.locator(".session-row")
     expect(sessions).to_have_count(2)
     expect(page.locator(".session-row.current")).to_contain_text("This device")
+    # Each session is named by its browser and system (the test's Chromium
+    # says it runs on Linux).
+    expect(page.locator(".session-row.current .session-device")).to_have_text("Chrome on Linux")
     assert checks.unnamed_controls(page) == []
     assert checks.horizontal_overflow(page) <= 0
 
@@ -46,8 +49,10 @@ def test_a_player_runs_their_account(pages: Any, server: str, checks: Any) -> No
     page.get_by_role("button", name="Log out everywhere else").click()
     expect(page.locator(".account")).to_contain_text("Signed out of 1 other session.")
     expect(sessions).to_have_count(1)
-    elsewhere.reload()
-    elsewhere.locator(".auth").wait_for()
+    # The other page finds out at its next poll of the lobby, without a
+    # reload: it goes to the sign-in page and says why.
+    elsewhere.locator(".auth").wait_for(timeout=15_000)
+    expect(elsewhere.locator(".home")).to_contain_text("your session ended")
 
     # Change the password: a wrong current one is refused, the right one works.
     page.get_by_label("Current password").fill("not my password")

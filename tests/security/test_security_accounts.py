@@ -121,8 +121,26 @@ async def test_sessions_are_listed_and_ended(acct_server: Server) -> None:
         assert len(sessions) == 3
         assert [s["current"] for s in sessions].count(True) == 1
         for s in sessions:
-            assert set(s) == {"created_ms", "expires_ms", "current"}
+            assert set(s) == {"created_ms", "expires_ms", "browser", "system", "current"}
             assert s["expires_ms"] > s["created_ms"]
+        assert {(s["browser"], s["system"]) for s in sessions} == {("python-httpx", "")}
+        # A browser's sign-in is named by its browser and system, and the
+        # header itself is kept nowhere.
+        firefox = "Mozilla/5.0 (X11; Linux x86_64; rv:133.0) Gecko/20100101 Firefox/133.0"
+        c = _client(acct_server)
+        c.headers["User-Agent"] = firefox
+        login = {"username": "many_sessions", "password": PASSWORD}
+        assert (await c.post("/api/login", json=login)).status_code == 200
+        others.append(c)
+        r = await me.http.get("/api/account/sessions")
+        assert r.json()["sessions"][0] | {"created_ms": 0, "expires_ms": 0} == {
+            "created_ms": 0,
+            "expires_ms": 0,
+            "browser": "Firefox",
+            "system": "Linux",
+            "current": False,
+        }
+        assert "Gecko" not in r.text
         for c in [me.http, *others]:
             assert (c.cookies.get("fh_session") or "?") not in r.text
         assert (await me.http.delete("/api/account/sessions?all=yes")).status_code == 422
@@ -130,8 +148,8 @@ async def test_sessions_are_listed_and_ended(acct_server: Server) -> None:
         # Log out everywhere else: the other session's socket closes too.
         theirs = await _wire(me, others[0])
         r = await me.http.delete("/api/account/sessions")
-        assert r.status_code == 200 and r.json() == {"ended": 2}
-        assert [await _status(c) for c in others] == [401, 401]
+        assert r.status_code == 200 and r.json() == {"ended": 3}
+        assert [await _status(c) for c in others] == [401, 401, 401]
         assert await _status(me.http) == 200
         await _closed_for_session(theirs)
         # And everywhere, this socket too.

@@ -59,7 +59,7 @@ def test_db_upgrade_and_bad_urls(tmp_path: Path) -> None:
     from fourhundred.store import head_revision
 
     head = head_revision()
-    assert head == "v0008"  # every migration, in order
+    assert head == "v0009"  # every migration, in order
     assert f"at revision {head}" in out.stdout
     out = _db("current", "--database-url", url)
     assert out.exit_code == 0 and f"current {head}; head {head}" in out.stdout

@@ -171,3 +171,41 @@ def test_the_protocol_doc_lists_every_event_with_its_public_fields() -> None:
         public = set(kind.__struct_fields__) - kind.PRIVATE
         public = {"from" if f == "from_" else f for f in public}
         assert documented.get(tag) == public, (tag, documented.get(tag), public)
+
+
+def test_a_session_is_named_by_browser_and_system_not_by_the_header() -> None:
+    from fourhundred.server.devices import device_of
+
+    chrome = "AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0"
+    cases = {
+        f"Mozilla/5.0 (Windows NT 10.0; Win64; x64) {chrome} Safari/537.36 Edg/131.0.0.0": (
+            "Edge",
+            "Windows",
+        ),
+        f"Mozilla/5.0 (Linux; Android 14; Pixel 8) {chrome} Mobile Safari/537.36": (
+            "Chrome",
+            "Android",
+        ),
+        f"Mozilla/5.0 (Linux; Android 14; SM-S918B) {chrome} SamsungBrowser/26.0 Safari/537.36": (
+            "Samsung Internet",
+            "Android",
+        ),
+        "Mozilla/5.0 (iPad; CPU OS 17_0 like Mac OS X) Version/17.0 Safari/604.1": (
+            "Safari",
+            "iPad",
+        ),
+        "Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) CriOS/131.0 Mobile Safari/604.1": (
+            "Chrome",
+            "iPhone",
+        ),
+        f"Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) {chrome} Safari/537.36 OPR/115.0": (
+            "Opera",
+            "macOS",
+        ),
+        f"Mozilla/5.0 (X11; CrOS x86_64 14541.0.0) {chrome} Safari/537.36": ("Chrome", "ChromeOS"),
+        "something else entirely": ("", ""),
+        "": ("", ""),
+    }
+    for ua, named in cases.items():
+        assert device_of(ua) == named, ua
+    assert all(len(part) <= 40 for part in device_of("Firefox/1 " * 1000))

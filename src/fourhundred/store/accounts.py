@@ -41,6 +41,8 @@ class SessionRow:
     token_hash: str
     created_ms: int
     expires_ms: int
+    browser: str = ""
+    system: str = ""
 
 
 def scrubbed(summary: Any, deleted: Collection[str]) -> Any:
@@ -107,13 +109,15 @@ class AccountStore:
         """The user's live sessions, newest first."""
         s = m.sessions.c
         q = (
-            sa.select(s.token_hash, s.created_ms, s.expires_ms)
+            sa.select(s.token_hash, s.created_ms, s.expires_ms, s.browser, s.system)
             .where(s.user_id == user_id, s.expires_ms > now_ms)
             .order_by(s.created_ms.desc(), s.token_hash)
         )
         async with self.engine.connect() as conn:
             rows = (await conn.execute(q)).all()
-        return [SessionRow(r.token_hash, r.created_ms, r.expires_ms) for r in rows]
+        return [
+            SessionRow(r.token_hash, r.created_ms, r.expires_ms, r.browser, r.system) for r in rows
+        ]
 
     @staticmethod
     async def _end_sessions(conn: AsyncConnection, user_id: str, keep: str | None) -> int:

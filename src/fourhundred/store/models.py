@@ -46,6 +46,9 @@ sessions = sa.Table(
     ),
     sa.Column("created_ms", sa.BigInteger, nullable=False),
     sa.Column("expires_ms", sa.BigInteger, nullable=False),
+    # The device, as named from the sign-in's User-Agent (never the header).
+    sa.Column("browser", sa.String(40), nullable=False, server_default=""),
+    sa.Column("system", sa.String(40), nullable=False, server_default=""),
     sa.Index("ix_sessions_expires", "expires_ms"),
     sa.Index("ix_sessions_user", "user_id"),
 )

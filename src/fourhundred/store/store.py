@@ -183,8 +183,14 @@ class Store:
     # --------------------------------------------------------- sessions
 
     async def create_session(
-        self, token_hash: str, user_id: str, now_ms: int, expires_ms: int
+        self,
+        token_hash: str,
+        user_id: str,
+        now_ms: int,
+        expires_ms: int,
+        device: tuple[str, str] = ("", ""),
     ) -> None:
+        """A new session; ``device``: its browser and system (may be empty)."""
         async with self._write() as conn:
             await conn.execute(
                 m.sessions.insert().values(
@@ -192,6 +198,8 @@ class Store:
                     user_id=user_id,
                     created_ms=now_ms,
                     expires_ms=expires_ms,
+                    browser=device[0][:40],
+                    system=device[1][:40],
                 )
             )
 

@@ -75,7 +75,13 @@ async def change_password(request: Request) -> Response:
 
 def _sessions_json(rows: list[Any], current: str) -> list[dict[str, Any]]:
     return [
-        {"created_ms": r.created_ms, "expires_ms": r.expires_ms, "current": r.token_hash == current}
+        {
+            "created_ms": r.created_ms,
+            "expires_ms": r.expires_ms,
+            "browser": r.browser,
+            "system": r.system,
+            "current": r.token_hash == current,
+        }
         for r in rows
     ]
 

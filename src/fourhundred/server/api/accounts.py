@@ -23,6 +23,7 @@ from ..auth import (
     token_hash,
     verify_password,
 )
+from ..devices import device_of
 from ..errors import CommandError
 from .http import (
     ApiError,
@@ -57,7 +58,10 @@ async def _session_response(request: Request, user: User, status: int) -> Respon
     hub = hub_of(request)
     token = new_session_token()
     now = hub.clock.now_ms()
-    await hub.store.create_session(token_hash(token), user.id, now, now + SESSION_TTL_MS)
+    device = device_of(request.headers.get("user-agent"))
+    await hub.store.create_session(
+        token_hash(token), user.id, now, now + SESSION_TTL_MS, device=device
+    )
     response = json_response({"user": user_json(user)}, status)
     response.set_cookie(
         COOKIE,

@@ -10,7 +10,7 @@
 
 import { announce, h, mount, quiet } from "./dom.js";
 import { initLang, lang, onLangChange, setLang, t } from "./i18n.js";
-import { api } from "./net.js";
+import { api, whenSessionLost } from "./net.js";
 import { TableState } from "./state.js";
 import { onNarrowChange } from "./hand.js";
 import { ctx } from "./context.js";
@@ -376,6 +376,13 @@ ctx.signedOut = (note) => {
   ctx.farewell = note || null;
   ctx.go("#/");
 };
+
+// A request refused for want of a session while signed in here: the
+// session ended elsewhere; say so on the sign-in page rather than show
+// errors on every poll.
+whenSessionLost(() => {
+  if (ctx.me) ctx.signedOut(t("auth.session_ended"));
+});
 
 function rerender() {
   if (ctx.demo) return renderDemo();

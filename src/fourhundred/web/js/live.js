@@ -37,8 +37,7 @@ export function connect() {
       const was = ctx.connection;
       ctx.connection = status;
       if (status === "unauthorized") {
-        ctx.me = null;
-        ctx.reroute();
+        ctx.signedOut(t("auth.session_ended"));
         return;
       }
       if (ctx.route.name === "table" && ctx.ts.room && was !== status) renderTableScreen();

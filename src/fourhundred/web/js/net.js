@@ -12,6 +12,19 @@ export class ApiError extends Error {
   }
 }
 
+/** Called when a request finds the session gone (see `whenSessionLost`). */
+let sessionLost = () => {};
+
+/**
+ * `fn` runs when a request is refused 401 for want of a session (not a
+ * wrong password, which names its field): the session ended on the server,
+ * from another device ("log out everywhere else") or by expiry.
+ * @param {() => void} fn
+ */
+export function whenSessionLost(fn) {
+  sessionLost = fn;
+}
+
 async function request(method, path, body) {
   /** @type {RequestInit & {headers: Record<string, string>}} */
   const init = { method, credentials: "same-origin", headers: { Accept: "application/json" } };
@@ -34,6 +47,7 @@ async function request(method, path, body) {
   }
   if (!res.ok) {
     const err = (data && data.error) || {};
+    if (res.status === 401 && !err.field) sessionLost();
     throw new ApiError(res.status, err.code || "http", err.message || res.statusText, err.field || null, res.headers.get("Retry-After"));
   }
   return data;

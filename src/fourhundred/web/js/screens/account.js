@@ -80,6 +80,12 @@ function passwordPanel(ctx, note) {
   );
 }
 
+/** "Firefox on Windows", as the server named the session's browser and system. */
+function deviceName(s) {
+  if (s.browser && s.system) return t("account.device", { browser: s.browser, system: s.system });
+  return s.browser || s.system || t("account.device_unknown");
+}
+
 function sessionsPanel(ctx, sessions, note) {
   const msg = formMessage();
   if (note) msg.textContent = note;
@@ -95,6 +101,7 @@ function sessionsPanel(ctx, sessions, note) {
         h(
           "li",
           { class: ["session-row", s.current ? "current" : null] },
+          h("span", { class: "session-device" }, deviceName(s)),
           h("span", {}, t("account.session_started", { when: when(s.created_ms) })),
           h("span", { class: "muted" }, t("account.session_expires", { when: when(s.expires_ms) })),
           s.current ? h("span", { class: "badge" }, t("account.this_device")) : null,
