@@ -2,7 +2,7 @@
 expert and the search, duplicate pairs, at a budget.
 
     .venv/bin/python bench/expert_parts.py VARIANT [--pairs N] [--budget-ms MS]
-        [--seed S] [--max-minutes M]
+        [--seed S] [--max-minutes M] [--against BOT_OR_VARIANT]
 
 VARIANT: ``no-inference`` (the learned bidder and the location model's
 deals, whatever the budget), ``bidder-only`` (the learned bidder, the
@@ -11,8 +11,10 @@ search's own deals: the expert as shipped before the location model),
 prior), ``no-learned-bids`` (the expert's deals at the budget: the
 inference from 250 ms, else the location model), ``full`` (the learned
 bidder and the inference, whatever the budget) or ``cheap-inference`` (the
-same, the inference judging only the plays of the last two tricks). Prints
-the arena's JSON report.
+same, the inference judging only the plays of the last two tricks).
+``--against`` plays it against another variant instead of the search (two
+variants that differ in one part show what that part adds with less noise:
+most of their decisions are the same). Prints the arena's JSON report.
 """
 
 from __future__ import annotations
@@ -53,12 +55,23 @@ def main() -> None:
     ap.add_argument("--budget-ms", type=int, default=50)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--max-minutes", type=float, default=None)
+    ap.add_argument(
+        "--against",
+        default="search",
+        help="the opponent: a built-in bot or another VARIANT (default: search)",
+    )
     args = ap.parse_args()
     name = f"expert-{args.variant}"
     BOTS[name] = _variant(args.variant, VARIANTS[args.variant])
+    against = args.against
+    if against in VARIANTS:
+        against = f"expert-{args.against}"
+        BOTS[against] = _variant(args.against, VARIANTS[args.against])
+    elif against not in BOTS:
+        ap.error(f"--against: {against!r} is neither a bot nor a variant")
     cfg = ArenaConfig(
         a=name,
-        b="search",
+        b=against,
         pairs=args.pairs,
         games=0,
         settings=preset("standard"),
