@@ -107,6 +107,8 @@ def test_the_account_page_in_arabic_on_a_phone(pages: Any, server: str, checks: 
     assert checks.horizontal_overflow(page) <= 0
     assert checks.unnamed_controls(page) == []
     expect(page.locator(".session-row.current")).to_contain_text("هذا الجهاز")
+    device = page.locator(".session-row.current .session-device")
+    expect(device).to_have_text("Chrome على Linux")  # the names kept as they are
     page.get_by_role("button", name="احذف حسابي").click()
     dialog = page.locator("dialog[open]")
     expect(dialog).to_contain_text("لاعب محذوف")

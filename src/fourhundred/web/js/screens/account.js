@@ -6,6 +6,7 @@ import { h, mount } from "../dom.js";
 import { t } from "../i18n.js";
 import { api } from "../net.js";
 import { formMessage, openDialog, showError, when } from "../ui.js";
+import { rich } from "./tourparts.js";
 
 function field(id, label, attrs) {
   return h("div", { class: "field" }, h("label", { for: id }, label), h("input", { id, name: id, ...attrs }));
@@ -80,10 +81,13 @@ function passwordPanel(ctx, note) {
   );
 }
 
-/** "Firefox on Windows", as the server named the session's browser and system. */
+/** "Firefox on Windows", as the server named the session's browser and
+ * system; the names are products' own, so they are marked not to translate. */
 function deviceName(s) {
-  if (s.browser && s.system) return t("account.device", { browser: s.browser, system: s.system });
-  return s.browser || s.system || t("account.device_unknown");
+  const named = (text) => h("bdi", { translate: "no" }, text);
+  if (s.browser && s.system) return rich("account.device", { browser: named(s.browser), system: named(s.system) });
+  if (s.browser || s.system) return named(s.browser || s.system);
+  return t("account.device_unknown");
 }
 
 function sessionsPanel(ctx, sessions, note) {
