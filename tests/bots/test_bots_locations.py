@@ -17,6 +17,7 @@ from fourhundred.bots.heuristic import HeuristicBot
 from fourhundred.bots.knowledge import Knowledge
 from fourhundred.bots.locations import (
     N_FEATURES,
+    PLACE,
     LocationModel,
     LocationSampler,
     shipped_locations,
@@ -149,7 +150,7 @@ def test_a_sure_chance_puts_the_card_there() -> None:
     )
     chances = [(1 / 3, 1 / 3, 1 / 3)] * 52
     sure = [0.0, 0.0, 0.0]
-    sure[(where - k.seat) % 4 - 1] = 1.0
+    sure[PLACE[k.seat][where] - 1] = 1.0
     chances[card] = (sure[0], sure[1], sure[2])
     sampler = LocationSampler(tuple(chances))
     assert all(sampler(k, random.Random(i))[where] >> card & 1 for i in range(30))

@@ -47,6 +47,7 @@ from .sampling import bid_likelihood, sample_hands
 
 __all__ = [
     "N_FEATURES",
+    "PLACE",
     "SHIPPED",
     "LocationModel",
     "LocationSampler",
@@ -72,6 +73,12 @@ _LEFT: Final = _BIDS + 6
 _DONE: Final = _LEFT + 3
 N_FEATURES: Final = _DONE + 1
 _NEXT: Final = tuple(next_seat(s) for s in range(4))
+PLACE: Final = tuple(
+    tuple(next(r for r in range(4) if next_seat(seat, r) == s) for s in range(4))
+    for seat in range(4)
+)
+"""``PLACE[seat][s]``: how many places after ``seat`` seat ``s`` plays (0
+for ``seat`` itself, 2 for its partner)."""
 _TRIES: Final = 48
 """Deals drawn per accepted deal at most (the bids' fit rejects some)."""
 
@@ -96,7 +103,7 @@ def features(
         for i, c in enumerate(cards):
             played[s] |= 1 << c
             voids[s] |= shown[c]
-            r = (s - seat) % 4
+            r = PLACE[seat][s]
             if r:
                 base = 52 + (r - 1) * _PLANES * 52
                 x[base + c] = 1.0
@@ -112,7 +119,7 @@ def features(
     hidden = np.array([not gone >> c & 1 for c in range(52)], np.bool_)
     elig = np.zeros((52, 3), np.bool_)
     for r in (1, 2, 3):
-        s = (seat + r) % 4
+        s = next_seat(seat, r)
         left = 13 - played[s].bit_count()
         x[_BIDS + 2 * (r - 1)] = bids[s] / 13
         x[_BIDS + 2 * (r - 1) + 1] = 1.0 if bids[s] else 0.0
@@ -213,7 +220,7 @@ class LocationSampler:
         for s in others:
             cap[s] = k.left(s)
             share[s] = 1.0 / max(1, cap[s])
-        rel = [(s - k.seat) % 4 - 1 for s in range(4)]
+        rel = [PLACE[k.seat][s] - 1 for s in range(4)]
         chances = self.chances
         unknown = k.unknown
         elig = [[s for s in others if not k.voids[s] & SUIT_MASKS[su]] for su in range(4)]

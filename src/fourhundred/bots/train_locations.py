@@ -89,7 +89,8 @@ def hand_positions(
         x, elig = features(seat, deal[seat] & ~mine[seat], rows, bids)
         y = np.full(52, -1, np.int64)
         for r in (1, 2, 3):
-            held = deal[(seat + r) % 4] & ~mine[(seat + r) % 4]
+            holder = next_seat(seat, r)
+            held = deal[holder] & ~mine[holder]
             for c in range(52):
                 if held >> c & 1:
                     y[c] = r - 1
