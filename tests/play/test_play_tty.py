@@ -67,6 +67,30 @@ def spawn_in_terminal(args: list[str], columns: int = 80) -> tuple[int, int]:
     return pid, fd
 
 
+def diagnosis(pid: int, fd: int) -> str:
+    """What decides whether Ctrl-C reaches the program: its signal masks
+    and state, whether the terminal makes signals of Ctrl-C, and whether
+    the program is the terminal's foreground (for a failure's message)."""
+    lines = []
+    try:
+        status = Path(f"/proc/{pid}/status").read_text()
+        lines += [
+            x for x in status.splitlines() if x.startswith(("State", "Sig", "Shd", "Threads"))
+        ]
+        lines.append("wchan: " + Path(f"/proc/{pid}/wchan").read_text())
+    except OSError as e:
+        lines.append(f"/proc/{pid}: {e}")
+    try:
+        lflag = termios.tcgetattr(fd)[3]
+        lines.append(
+            f"terminal ISIG {bool(lflag & termios.ISIG)}, ICANON {bool(lflag & termios.ICANON)}"
+        )
+        lines.append(f"foreground group {os.tcgetpgrp(fd)}, program's group {os.getpgid(pid)}")
+    except OSError as e:
+        lines.append(f"terminal: {e}")
+    return "\n".join(lines)
+
+
 def finish(pid: int, fd: int, seen: bytearray) -> tuple[int, str]:
     """Read to the end and wait for the program; (exit status, its text)."""
     read_until(fd, "\x00never\x00", seen)
@@ -86,6 +110,10 @@ def test_ctrl_c_in_a_terminal_asks_to_save_and_saves(tmp_path: Path) -> None:
         os.write(fd, b"y\n")
         read_until(fd, "File name", seen)
         os.write(fd, str(record).encode() + b"\n")
+    except AssertionError as e:
+        why = diagnosis(pid, fd)
+        os.kill(pid, signal.SIGKILL)
+        raise AssertionError(f"{e}\n--- the program and its terminal:\n{why}") from None
     except BaseException:
         os.kill(pid, signal.SIGKILL)
         raise
@@ -110,6 +138,10 @@ def test_ctrl_c_twice_in_a_terminal_leaves_without_saving() -> None:
         os.write(fd, b"\x03")
         read_until(fd, "Save the game record? [y/N] ", seen)
         os.write(fd, b"\x03")
+    except AssertionError as e:
+        why = diagnosis(pid, fd)
+        os.kill(pid, signal.SIGKILL)
+        raise AssertionError(f"{e}\n--- the program and its terminal:\n{why}") from None
     except BaseException:
         os.kill(pid, signal.SIGKILL)
         raise
