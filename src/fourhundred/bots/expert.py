@@ -78,7 +78,7 @@ class ExpertBot(SearchBot):
             from .model import shipped_model
 
             shipped_model()
-        if self.locations:
+        if self.locations and not self.infers:
             from .locations import shipped_locations
 
             shipped_locations()
