@@ -50,7 +50,9 @@ from .model import N_CLASSES, N_FEATURES, Array, TrickModel, features
 from .search import rollout
 
 __all__ = [
+    "AdamRun",
     "TrainConfig",
+    "adam_fit",
     "bid_examples",
     "fit",
     "make_data",
@@ -187,55 +189,92 @@ def fit(
         valid = paths[-1:]
     train_x, train_y = _load([p for p in paths if p not in valid])
     valid_x, valid_y = _load(valid)
-    ckpt = cfg.out / "checkpoint.npz"
-    names = ("w1", "b1", "w2", "b2")
-    if ckpt.exists():
-        with np.load(ckpt) as z:
-            params = [z[n] for n in names]
-            m = [z["m_" + n] for n in names]
-            v = [z["v_" + n] for n in names]
-            epoch, step = int(z["epoch"]), int(z["step"])
-    else:
-        init = np.random.default_rng(cfg.seed)
-        params = [
-            (init.standard_normal((N_FEATURES, cfg.hidden)) * np.sqrt(2 / N_FEATURES)),
+
+    def init() -> list[Array]:
+        rng = np.random.default_rng(cfg.seed)
+        return [
+            (rng.standard_normal((N_FEATURES, cfg.hidden)) * np.sqrt(2 / N_FEATURES)),
             np.zeros(cfg.hidden),
-            (init.standard_normal((cfg.hidden, N_CLASSES)) * np.sqrt(1 / cfg.hidden)),
+            (rng.standard_normal((cfg.hidden, N_CLASSES)) * np.sqrt(1 / cfg.hidden)),
             np.zeros(N_CLASSES),
         ]
-        params = [p.astype(np.float32) for p in params]
+
+    params = adam_fit(
+        init,
+        lambda ps, idx: _grads(ps, train_x[idx], train_y[idx]),
+        len(train_y),
+        AdamRun(cfg.out / "checkpoint.npz", cfg.epochs, cfg.batch, cfg.seed, lambda _e: cfg.lr),
+        progress,
+    )
+    model = TrickModel(*(p.astype(np.float32) for p in params))
+    return model, {"train": _loss(model, train_x, train_y), "valid": _loss(model, valid_x, valid_y)}
+
+
+@dataclass(frozen=True, slots=True)
+class AdamRun:
+    """How :func:`adam_fit` runs: its checkpoint file, the passes, the
+    minibatch, the seed of the shuffles and the learning rate by epoch."""
+
+    checkpoint: Path
+    epochs: int
+    batch: int
+    seed: int
+    lr: Callable[[int], float]
+
+
+_NAMES: Final = ("w1", "b1", "w2", "b2")
+
+
+def adam_fit(
+    init: Callable[[], list[Array]],
+    grads: Callable[[list[Array], np.ndarray], list[Array]],
+    n: int,
+    run: AdamRun,
+    progress: Progress | None = None,
+) -> list[Array]:
+    """A one-hidden-layer network's four weights fitted by minibatch Adam
+    over ``n`` examples (``grads(params, indices)``), from ``init()`` or
+    from the run's checkpoint: after each epoch the weights, the moments
+    and the epoch are written there, so a run stopped and started again
+    ends with the same weights as one run straight through."""
+    if run.checkpoint.exists():
+        with np.load(run.checkpoint) as z:
+            params = [z[k] for k in _NAMES]
+            m = [z["m_" + k] for k in _NAMES]
+            v = [z["v_" + k] for k in _NAMES]
+            epoch, step = int(z["epoch"]), int(z["step"])
+    else:
+        params = [p.astype(np.float32) for p in init()]
         m = [np.zeros_like(p) for p in params]
         v = [np.zeros_like(p) for p in params]
         epoch, step = 0, 0
     b1_, b2_, eps = 0.9, 0.999, 1e-8
-    n = len(train_y)
-    while epoch < cfg.epochs:
-        order = np.random.default_rng(cfg.seed * 7919 + epoch).permutation(n)
-        for start in range(0, n, cfg.batch):
-            idx = order[start : start + cfg.batch]
-            grads = _grads(params, train_x[idx], train_y[idx])
+    while epoch < run.epochs:
+        lr = run.lr(epoch)
+        order = np.random.default_rng(run.seed * 7919 + epoch).permutation(n)
+        for start in range(0, n, run.batch):
+            g = grads(params, order[start : start + run.batch])
             step += 1
             for j in range(4):
-                m[j] = b1_ * m[j] + (1 - b1_) * grads[j]
-                v[j] = b2_ * v[j] + (1 - b2_) * grads[j] ** 2
+                m[j] = b1_ * m[j] + (1 - b1_) * g[j]
+                v[j] = b2_ * v[j] + (1 - b2_) * g[j] ** 2
                 mh = m[j] / (1 - b1_**step)
                 vh = v[j] / (1 - b2_**step)
-                params[j] = (params[j] - cfg.lr * mh / (np.sqrt(vh) + eps)).astype(np.float32)
+                params[j] = (params[j] - lr * mh / (np.sqrt(vh) + eps)).astype(np.float32)
         epoch += 1
-        tmp = ckpt.with_suffix(".tmp.npz")
+        tmp = run.checkpoint.with_suffix(".tmp.npz")
         np.savez(
             tmp,
-            **dict(zip(names, params, strict=True)),
-            **{"m_" + k: a for k, a in zip(names, m, strict=True)},
-            **{"v_" + k: a for k, a in zip(names, v, strict=True)},
+            **dict(zip(_NAMES, params, strict=True)),
+            **{"m_" + k: a for k, a in zip(_NAMES, m, strict=True)},
+            **{"v_" + k: a for k, a in zip(_NAMES, v, strict=True)},
             epoch=epoch,
             step=step,
         )
-        tmp.replace(ckpt)
+        tmp.replace(run.checkpoint)
         if progress:
-            progress("epochs", epoch, cfg.epochs)
-    model = TrickModel(*(p.astype(np.float32) for p in params))
-    return model, {"train": _loss(model, train_x, train_y), "valid": _loss(model, valid_x, valid_y)}
+            progress("epochs", epoch, run.epochs)
+    return params
 
 
 def _grads(params: list[Array], x: Array, y: np.ndarray) -> list[Array]:

@@ -29,7 +29,7 @@ import numpy as np
 from fourhundred.engine import HandSummary, bidding_order, next_seat, preset
 
 from .locations import N_FEATURES, Array, LocationModel, Mask, TrickRow, features
-from .train import Progress, self_play_hands
+from .train import AdamRun, Progress, adam_fit, self_play_hands
 
 __all__ = [
     "LocationConfig",
@@ -175,46 +175,29 @@ def fit_locations(
     if not valid and len(paths) > 1:
         valid = paths[-1:]
     x, elig, y = _load([p for p in paths if p not in valid])
-    ckpt = cfg.out / "checkpoint.npz"
-    names = ("w1", "b1", "w2", "b2")
-    if ckpt.exists():
-        with np.load(ckpt) as z:
-            params = [z[n] for n in names]
-            m = [z["m_" + n] for n in names]
-            v = [z["v_" + n] for n in names]
-            epoch, step = int(z["epoch"]), int(z["step"])
-    else:
-        init = np.random.default_rng(cfg.seed)
-        params = [
-            init.standard_normal((N_FEATURES, cfg.hidden)) * np.sqrt(2 / N_FEATURES),
+
+    def init() -> list[Array]:
+        rng = np.random.default_rng(cfg.seed)
+        return [
+            rng.standard_normal((N_FEATURES, cfg.hidden)) * np.sqrt(2 / N_FEATURES),
             np.zeros(cfg.hidden),
-            init.standard_normal((cfg.hidden, 156)) * np.sqrt(1 / cfg.hidden),
+            rng.standard_normal((cfg.hidden, 156)) * np.sqrt(1 / cfg.hidden),
             np.zeros(156),
         ]
-        params = [p.astype(np.float32) for p in params]
-        m = [np.zeros_like(p) for p in params]
-        v = [np.zeros_like(p) for p in params]
-        epoch, step = 0, 0
-    while epoch < cfg.epochs:
-        lr = cfg.lr * cfg.decay**epoch
-        order = np.random.default_rng(cfg.seed * 7919 + epoch).permutation(len(y))
-        for start in range(0, len(y), cfg.batch):
-            idx = order[start : start + cfg.batch]
-            grads = _grads(params, x[idx], elig[idx], y[idx])
-            step += 1
-            for j in range(4):
-                m[j] = 0.9 * m[j] + 0.1 * grads[j]
-                v[j] = 0.999 * v[j] + 0.001 * grads[j] ** 2
-                mh, vh = m[j] / (1 - 0.9**step), v[j] / (1 - 0.999**step)
-                params[j] = (params[j] - lr * mh / (np.sqrt(vh) + 1e-8)).astype(np.float32)
-        epoch += 1
-        tmp = ckpt.with_suffix(".tmp.npz")
-        moments = {"m_" + k: a for k, a in zip(names, m, strict=True)}
-        moments |= {"v_" + k: a for k, a in zip(names, v, strict=True)}
-        np.savez(tmp, **dict(zip(names, params, strict=True)), **moments, epoch=epoch, step=step)
-        tmp.replace(ckpt)
-        if progress:
-            progress("epochs", epoch, cfg.epochs)
+
+    params = adam_fit(
+        init,
+        lambda ps, idx: _grads(ps, x[idx], elig[idx], y[idx]),
+        len(y),
+        AdamRun(
+            cfg.out / "checkpoint.npz",
+            cfg.epochs,
+            cfg.batch,
+            cfg.seed,
+            lambda epoch: cfg.lr * cfg.decay**epoch,
+        ),
+        progress,
+    )
     model = LocationModel(*params)
     return model, held_out(model, *_load(valid))
 
