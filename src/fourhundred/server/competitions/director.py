@@ -42,6 +42,7 @@ from .commands import (
     PairNextRound,
     ReportResult,
     Start,
+    System,
 )
 from .decide import FORFEIT_AFTER_MS, decide
 from .detail import list_summary, table_id
@@ -192,9 +193,12 @@ class Director:
     # -------------------------------------------------------------- commit
 
     async def _act(self, actor: Actor, command: Command) -> bool:
-        """Decide ``command`` and store its events; True if any. Another
-        process's write first (a person's act there) is read and the
-        command decided again."""
+        """Decide ``command`` and store its events; True if any. A person's
+        command is decided on the stored log as it is now (what another
+        process acknowledged, a check-in there, counts before its next
+        poll); a write there first is read and the command decided again."""
+        if not isinstance(actor, System):
+            await self.catch_up()
         for _ in range(3):
             now = self.deps.clock.now_ms()
             events = decide(self.model, actor, command, now)
@@ -232,6 +236,12 @@ class Director:
         log.info("tournament_events", tournament=self.id, kinds=[s.kind for s in stored])
         self.deps.changed(self)
 
+    async def catch_up(self) -> None:
+        """Read what another process stored since (one look at the row)."""
+        row = await self.deps.store.tournaments.get(self.id)
+        if row is not None and row.version != self.version:
+            await self.reload()
+
     async def reload(self) -> None:
         """Catch up with the stored log (another process wrote to it)."""
         stored = await self.deps.store.tournaments.load(self.id)
@@ -260,9 +270,7 @@ class Director:
 
     async def _duties(self) -> bool:
         """Act on the clock and the match tables; True if something changed."""
-        row = await self.deps.store.tournaments.get(self.id)
-        if row is not None and row.version != self.version:
-            await self.reload()
+        await self.catch_up()
         m = self.model
         now = self.deps.clock.now_ms()
         if m.status == "open":
