@@ -61,15 +61,19 @@ async def test_the_directors_process_dies_and_the_other_takes_over(
             ta, tb = by_team[str(m["a"])], by_team[str(m["b"])]
             return [by_id[u] for u in (ta[0], tb[0], ta[1], tb[1])]
 
+        # Into the games (two moves each at most, then they wait: a game to
+        # 11 can end within a second, and the round must still be under way
+        # when A dies with the director and the tables).
+        gate = asyncio.Event()
         games = [
-            asyncio.create_task(play_own(p, m["table"]))
+            asyncio.create_task(play_own(p, m["table"], hold=(2, gate)))
             for m in d["rounds"][0]["matches"]
             for p in seated(m)
         ]
-        # Into the games, then A dies with the director and the tables.
         await players[0].wait(lambda: players[0].view is not None, 30)
         await asyncio.sleep(1.0)
         a.kill()
+        gate.set()
         await asyncio.gather(*games)
         org.server = b
         org.http.base_url = b.url  # type: ignore[assignment]

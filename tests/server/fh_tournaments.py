@@ -101,11 +101,19 @@ def table_over(p: Player, table: str, since: int) -> bool:
     return False
 
 
-async def play_own(p: Player, table: str, leave_after: int | None = None) -> str:
+async def play_own(
+    p: Player,
+    table: str,
+    leave_after: int | None = None,
+    hold: tuple[int, asyncio.Event] | None = None,
+) -> str:
     """Join ``table``, be ready and play this player's own turns (from its
     view's legal actions) until the game is over; with ``leave_after``,
-    leave after that many moves (a bot takes the seat). Returns how it
-    ended: ``"over"``, ``"left"`` or ``"closed"`` (not started in time)."""
+    leave after that many moves (a bot takes the seat); with ``hold`` =
+    (n, gate), wait for ``gate`` before any move after the n-th (a game
+    known to be under way, not over, at a moment the test chooses).
+    Returns how it ended: ``"over"``, ``"left"`` or ``"closed"`` (not
+    started in time)."""
     await p.wait(lambda: table in matched_tables(p), 60)  # the director made it
     since = len(p.frames)
     snap = await p.join(table=table)
@@ -121,6 +129,9 @@ async def play_own(p: Player, table: str, leave_after: int | None = None) -> str
                 reply = await p.cmd("leave")
                 assert reply["type"] == "ack", reply
                 return "left"
+            if hold is not None and moves >= hold[0] and not hold[1].is_set():
+                await hold[1].wait()
+                continue  # the view may have moved on (the timer played)
             last = p.version
             kind, value = choose(view)
             reply = await p.cmd(kind, **{("bid" if kind == "bid" else "card"): value})
