@@ -25,6 +25,18 @@ from fourhundred.cli.arenatext import WIDE_TABLE, print_report, progress_text
 from fourhundred.engine import GameState, Phase, View, preset, record_from_state, view_for
 
 
+def _cli(*args: str, timeout: float = 300) -> subprocess.CompletedProcess[str]:
+    """``fourhundred ARGS`` in a fresh process, its output captured."""
+    return subprocess.run(
+        [sys.executable, "-m", "fourhundred.cli", *args],
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        check=False,
+        stdin=subprocess.DEVNULL,
+    )
+
+
 def test_a_bot_against_itself_scores_exactly_zero_per_pair() -> None:
     a = [make_bot("heuristic"), make_bot("heuristic")]
     b = [make_bot("heuristic"), make_bot("heuristic")]
@@ -45,7 +57,7 @@ def test_tiny_arena_reports_everything() -> None:
     r = run_arena(cfg, lambda rep, kind: seen.append(kind))
     d = r.to_dict()
     # Six pairs count: the one thrown in (seed 1 has one) was replaced.
-    assert d["pairs_played"] == d["pairs_asked"] == 6
+    assert d["pairs_counted"] == d["pairs_played"] == d["pairs_asked"] == 6
     assert d["pairs_dropped"] >= 1
     assert seen.count("pair") == 6 + d["pairs_dropped"] and seen.count("game") == 1
     assert d["deal_limit"] == 60 and d["deal_limit_reached"] is False
@@ -61,41 +73,33 @@ def test_tiny_arena_reports_everything() -> None:
 
 def test_arena_command_with_an_external_bot_and_json(tmp_path: Path) -> None:
     example = Path(__file__).parents[2] / "examples" / "simple_bot.py"
-    proc = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "fourhundred.cli",
-            "arena",
-            f"cmd:{sys.executable} {example}",
-            "random",
-            "--pairs",
-            "3",
-            "--games",
-            "1",
-            "--json",
-            "--workers",
-            "2",
-        ],
-        capture_output=True,
-        text=True,
-        timeout=300,
-        check=False,
+    proc = _cli(
+        *("arena", f"cmd:{sys.executable} {example}", "random"),
+        *("--pairs", "3", "--games", "1", "--json", "--workers", "2"),
     )
     assert proc.returncode == 0, proc.stderr
     d = json.loads(proc.stdout)
-    assert d["pairs_played"] == 3  # thrown-in deals were replaced
+    assert d["pairs_counted"] == 3  # thrown-in deals were replaced
     assert d["bots"]["A"]["faults"] == 0
 
 
-def test_arena_command_refuses_unknown_bots() -> None:
-    proc = subprocess.run(
-        [sys.executable, "-m", "fourhundred.cli", "arena", "genius", "random", "--pairs", "1"],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
+def test_the_example_search_bot_plays_without_a_fault() -> None:
+    """examples/pimc_bot.py, a search written from the docs alone, keeps to
+    its budget and answers legally through whole hands and their results."""
+    example = Path(__file__).parents[2] / "examples" / "pimc_bot.py"
+    proc = _cli(
+        *("arena", f"cmd:{sys.executable} {example}", "heuristic"),
+        *("--pairs", "2", "--games", "0", "--budget-ms", "30", "--workers", "1", "--json"),
     )
+    assert proc.returncode == 0, proc.stderr
+    d = json.loads(proc.stdout)
+    assert d["pairs_counted"] == 2
+    assert d["bots"]["A"]["faults"] == 0, d["bots"]["A"]["fault_samples"]
+    assert d["bots"]["A"]["decisions"] > 50
+
+
+def test_arena_command_refuses_unknown_bots() -> None:
+    proc = _cli("arena", "genius", "random", "--pairs", "1", timeout=120)
     assert proc.returncode == 2
     assert "unknown bot 'genius'" in proc.stderr
 
@@ -106,14 +110,7 @@ def test_a_command_line_with_unbalanced_quotes_is_refused_in_one_line(command: s
     args = (
         ["arena", bad, "random", "--pairs", "1"] if command == "arena" else ["play", "--bots", bad]
     )
-    proc = subprocess.run(
-        [sys.executable, "-m", "fourhundred.cli", *args],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-        stdin=subprocess.DEVNULL,
-    )
+    proc = _cli(*args, timeout=120)
     assert proc.returncode == 2, proc.stderr
     assert "check its quotes" in proc.stderr and "Traceback" not in proc.stderr
     assert proc.stdout == ""
@@ -156,13 +153,7 @@ def test_analysis_names_the_search_bid_and_costly_cards() -> None:
 def test_analyse_command_refuses_a_bad_record(tmp_path: Path) -> None:
     bad = tmp_path / "bad.json"
     bad.write_text('{"format": "fourhundred-record/1", "rules": {}, "hands": []}')
-    proc = subprocess.run(
-        [sys.executable, "-m", "fourhundred.cli", "analyse", str(bad)],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
+    proc = _cli("analyse", str(bad), timeout=120)
     assert proc.returncode == 2
     assert "not a valid game record" in proc.stderr
 
@@ -177,7 +168,7 @@ def test_arena_reports_the_faults_of_a_crashing_external_bot(
     a = d["bots"]["A"]
     assert a["faults"] >= 2  # replaced at least once at each table it played
     assert any("heuristic bot plays for it" in f for f in a["fault_samples"])
-    assert d["pairs_played"] == 2
+    assert d["pairs_counted"] == 2
 
 
 def test_an_arena_in_worker_processes_tells_its_external_bots_to_quit(
@@ -187,16 +178,9 @@ def test_an_arena_in_worker_processes_tells_its_external_bots_to_quit(
     so no bot outlives the arena; their standard error goes to --bot-log."""
     bot = Path(__file__).parent / "protocol_bots" / "stubborn_bot.py"
     log = tmp_path / "bots.log"
-    proc = subprocess.run(
-        [
-            *(sys.executable, "-m", "fourhundred.cli", "arena"),
-            *(f"cmd:{sys.executable} {bot} {tmp_path}", "random"),
-            *("--pairs", "4", "--games", "0", "--workers", "2", "--bot-log", str(log)),
-        ],
-        capture_output=True,
-        text=True,
-        timeout=300,
-        check=False,
+    proc = _cli(
+        *("arena", f"cmd:{sys.executable} {bot} {tmp_path}", "random"),
+        *("--pairs", "4", "--games", "0", "--workers", "2", "--bot-log", str(log)),
     )
     assert proc.returncode == 0, proc.stderr
     assert "counted" not in proc.stdout.splitlines()[0]  # no progress line in the report
@@ -207,7 +191,10 @@ def test_an_arena_in_worker_processes_tells_its_external_bots_to_quit(
         time.sleep(0.1)
     assert not [n.stem for n in notes if _alive(int(n.stem))], "bots left running"
     assert all(n.read_text().endswith("quit\n") for n in notes)
-    assert "stubborn bot says hello on stderr" in log.read_text()
+    said = log.read_text()
+    assert "stubborn bot says hello on stderr" in said
+    # Each line names the program and its process (the notes are named by it).
+    assert any(f"[{n.stem}]: stubborn bot says hello" in said for n in notes)
 
 
 def _alive(pid: int) -> bool:
@@ -243,12 +230,12 @@ def test_the_deal_limit_stops_a_run_and_says_so() -> None:
     cfg = ArenaConfig("heuristic", "random", 6, 0, preset("quick"), seed=1, workers=1, max_deals=3)
     report = run_arena(cfg)
     d = report.to_dict()
-    assert d["pairs_played"] + d["pairs_dropped"] == 3
-    assert d["pairs_played"] < 6 and d["deal_limit_reached"] is True
+    assert d["pairs_counted"] + d["pairs_dropped"] == 3
+    assert d["pairs_counted"] < 6 and d["deal_limit_reached"] is True
     out = io.StringIO()
     print_report(report, Console(file=out, width=80, highlight=False))
     text = " ".join(out.getvalue().split())
-    assert f"stopped at the limit of 3 deals: only {d['pairs_played']} of 6 pairs counted" in text
+    assert f"stopped at the limit of 3 deals: only {d['pairs_counted']} of 6 pairs counted" in text
     assert DEALS_PER_PAIR == 10
     assert "10 deals per pair asked" in " ".join(
         CliRunner().invoke(app, ["arena", "--help"], env={"COLUMNS": "80"}).output.split()

@@ -209,7 +209,10 @@ def _exit_on_term(_signum: int, _frame: object) -> None:
     """A pool worker told to stop (the pool is terminated): unwind, so that
     the worker's exit closes its external bots (``quit``, a kill a second
     later) rather than leaving them running. Nothing is written from the
-    handler itself: it may have interrupted a write to a bot."""
+    handler itself: it may have interrupted a write to a bot. A second
+    SIGTERM is ignored: it would cut short the closing of the bots that the
+    first one started, leaving the rest running."""
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
     raise SystemExit(0)
 
 

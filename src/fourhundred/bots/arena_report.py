@@ -206,7 +206,8 @@ class ArenaReport:
             "budget_ms": cfg.budget_ms,
             "seed": cfg.seed,
             "pairs_asked": cfg.pairs,
-            "pairs_played": len(self.margins),
+            "pairs_counted": len(self.margins),
+            "pairs_played": len(self.margins),  # the same: the name of older reports
             "pairs_dropped": self.dropped,
             "deal_limit": cfg.deal_limit,
             "deal_limit_reached": self.limit_reached,

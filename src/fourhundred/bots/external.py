@@ -22,7 +22,6 @@ import shlex
 import subprocess
 import threading
 import time
-import weakref
 from typing import IO, Any, Final
 
 from fourhundred.engine import Action, View
@@ -55,8 +54,11 @@ def _pump(stream: IO[str], sink: queue.Queue[object]) -> None:
     sink.put(_EOF)
 
 
-_RUNNING: weakref.WeakSet[ExternalBot] = weakref.WeakSet()
-"""This process's external bots whose program is running."""
+_RUNNING: set[ExternalBot] = set()
+"""This process's external bots whose program is running. A strong set, not
+a weak one: a bot dropped before it was closed (a worker stopped while it
+was making a team, the team's list never built) must still be reached by
+``close_all``, or its program outlives the host."""
 
 
 def close_all() -> None:
@@ -145,9 +147,10 @@ class ExternalBot(Bot):
         _RUNNING.add(self)
         assert self._proc.stdout is not None and self._proc.stderr is not None
         threading.Thread(target=_pump, args=(self._proc.stdout, self._lines), daemon=True).start()
-        threading.Thread(
-            target=_log_stderr, args=(self._proc.stderr, self.argv[0]), daemon=True
-        ).start()
+        # "python3[4242]": the program and its process, since one host runs
+        # several programs of the same name (a seat each).
+        label = f"{os.path.basename(self.argv[0])}[{self._proc.pid}]"
+        threading.Thread(target=_log_stderr, args=(self._proc.stderr, label), daemon=True).start()
         if self._send({"type": "hello", "protocol": PROTOCOL}):
             self._await_ready()
 

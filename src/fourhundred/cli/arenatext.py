@@ -33,13 +33,13 @@ def print_report(report: ArenaReport, console: Console | None = None) -> None:
         f"[bold]{d['mean_points_per_deal']:+.2f}[/] points per deal, 95% interval {ci_text}"
     )
     console.print(
-        f"{d['pairs_played']} of {d['pairs_asked']} duplicate pairs counted"
+        f"{d['pairs_counted']} of {d['pairs_asked']} duplicate pairs counted"
         f" ({d['pairs_dropped']} thrown in and replaced)"
     )
     if d["deal_limit_reached"]:
         console.print(
             f"[yellow]stopped at the limit of {d['deal_limit']} deals:"
-            f" only {d['pairs_played']} of {d['pairs_asked']} pairs counted[/]"
+            f" only {d['pairs_counted']} of {d['pairs_asked']} pairs counted[/]"
         )
     if d["games"]:
         console.print(
