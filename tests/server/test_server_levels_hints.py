@@ -169,6 +169,19 @@ async def test_an_expert_falls_back_while_the_pool_is_behind() -> None:
     runner.close()
 
 
+async def test_warming_a_worker_loads_the_experts_models() -> None:
+    from fourhundred.bots.locations import shipped_locations
+    from fourhundred.bots.model import shipped_model
+
+    shipped_model.cache_clear()
+    shipped_locations.cache_clear()
+    runner = PoolBotRunner(0, 50)  # one thread: its worker is this process
+    await runner.warm()
+    assert shipped_model.cache_info().currsize == 1
+    assert shipped_locations.cache_info().currsize == 1
+    runner.close()
+
+
 def test_three_timeouts_bring_the_substitute_of_the_facts() -> None:
     m = playing()
     assert m.game is not None
