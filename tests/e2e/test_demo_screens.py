@@ -152,6 +152,9 @@ def test_playing_a_card_by_keyboard_and_refusing_an_illegal_one(demo: Any) -> No
 
 def test_replay_steps_hand_by_hand_and_card_by_card(demo: Any) -> None:
     page = demo("replay")
+    # Nobody watching sits at the table: its teams are named by their players.
+    assert page.locator(".team-0 .team-name").inner_text() == "Rami and Karim"
+    assert page.locator(".team-1 .team-name").inner_text() == "Nour and Layla"
     action = page.locator(".replay-action")
     assert "dealt" in action.inner_text()
     assert page.locator(".open-hand .card").count() == 52

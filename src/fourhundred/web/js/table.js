@@ -254,9 +254,10 @@ export function teamNames(model, team) {
   return t("and_names", { a: seatName(model, team), b: seatName(model, team + 2) });
 }
 
-/** A team as the one watching calls it: "Us" / "Them", or "Team 1" to a spectator. */
+/** A team as the one watching calls it: "Us" / "Them", or its players' names
+ * ("Rami & Karim") to a spectator and in a replay. */
 export function teamLabel(model, team) {
-  if (model.you === null) return t("team_n", { n: team + 1 });
+  if (model.you === null) return teamNames(model, team);
   return t(team === teamOf(model.you) ? "team_us" : "team_them");
 }
 
@@ -269,7 +270,9 @@ function teamBanner(model) {
     return h(
       "div",
       { class: ["team", `team-${k}`] },
-      h("span", { class: "team-name" }, teamLabel(model, k)),
+      model.you === null
+        ? h("span", { class: "team-name team-names", title: teamNames(model, k) }, teamLabel(model, k))
+        : h("span", { class: "team-name" }, teamLabel(model, k)),
       h(
         "span",
         { class: "team-scores num" },

@@ -333,7 +333,7 @@ export const en = {
   "analysis.bid_ok": "bid {bid}, as the analysis would.",
   "analysis.cards_ok": "Played every card as the analysis would.",
   "analysis.remark": "Analysis: {better} was better (about {pts}).",
-  "analysis.help": "What the search bot would have done with the same view, and the expected points each choice lost. A guide, not a verdict.",
+  "analysis.help": "What the expert bot would have done with the same view, and the expected points each choice lost. A guide, not a verdict.",
   "analysis.card": "Trick {trick}: {card}; {better} was better by about {pts}.",
 
   // profile and leaderboard
