@@ -11,7 +11,9 @@ search's own deals: the expert as shipped before the location model),
 prior), ``no-learned-bids`` (the expert's deals at the budget: the
 inference from 250 ms, else the location model), ``full`` (the learned
 bidder and the inference, whatever the budget) or ``cheap-inference`` (the
-same, the inference judging only the plays of the last two tricks).
+same, the inference judging only the plays of the last two tricks) or
+``z-half`` (``no-inference`` leaving the heuristic's choice for an action
+that beats it by half a standard error, not one).
 ``--against`` plays it against another variant instead of the search (two
 variants that differ in one part show what that part adds with less noise:
 most of their decisions are the same). Prints the arena's JSON report.
@@ -36,6 +38,7 @@ VARIANTS: dict[str, ExpertOptions] = {
     "no-learned-bids": ExpertOptions(learned_bids=False),
     "full": ExpertOptions(inference=True),
     "cheap-inference": ExpertOptions(inference=True, inference_window=2),
+    "z-half": ExpertOptions(inference=False, z=0.5),
 }
 
 
@@ -69,9 +72,16 @@ def main() -> None:
         BOTS[against] = _variant(args.against, VARIANTS[args.against])
     elif against not in BOTS:
         ap.error(f"--against: {against!r} is neither a bot nor a variant")
+    duplicate_arena(name, against, args)
+
+
+def duplicate_arena(a: str, b: str, args: argparse.Namespace) -> None:
+    """Bot ``a`` against bot ``b`` in duplicate pairs (standard rules; the
+    ``--pairs``, ``--budget-ms``, ``--seed`` and ``--max-minutes`` of
+    ``args``), progress on standard error, the report's JSON printed."""
     cfg = ArenaConfig(
-        a=name,
-        b=against,
+        a=a,
+        b=b,
         pairs=args.pairs,
         games=0,
         settings=preset("standard"),
@@ -82,7 +92,7 @@ def main() -> None:
 
     def progress(report: Any, kind: str) -> None:
         d = report.to_dict()
-        print(f"{d['pairs_played']} counted: {d['mean_points_per_deal']:+.2f}", file=sys.stderr)
+        print(f"{d['pairs_counted']} counted: {d['mean_points_per_deal']:+.2f}", file=sys.stderr)
 
     print(json.dumps(run_arena(cfg, progress).to_dict()))
 

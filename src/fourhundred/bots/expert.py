@@ -29,7 +29,8 @@ INFERENCE_FROM_MS: Final = 250
 """Budgets from which the deals are drawn with the inference from play. At
 50 ms it cost more deals than it gained (docs/bots.md: the expert with it
 was level with the search, without it ahead); from 250 ms the search has
-five times the deals. Above 50 ms this threshold has not been measured."""
+five times the deals. At 250 ms, head to head against the location model's
+deals, it scored +0.41 [-0.17, +0.98] over 207 pairs (docs/bots.md)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -117,6 +117,19 @@ def judge(
     """The evidence of playing ``card`` in ``view`` when the partner holds
     ``partner_hand``; ``None`` when the decision is not judged (one
     distinct card, or a partner with nothing left to hide)."""
+    values = card_options(view, partner_hand, card, options, seed)
+    if values is None:
+        return None
+    real, refs, chosen = values
+    return judged(real, refs, chosen, options.beta)
+
+
+def card_options(
+    view: View, partner_hand: int, card: int, options: ScoreOptions, seed: int
+) -> tuple[dict[int, float], list[dict[int, float]], int] | None:
+    """What :func:`judge` weighs: the values of the cards with the real
+    partner hand, with each inferred one, and the card chosen as the
+    values name it (its touching-card representative)."""
     k = Knowledge.from_view(view)
     cands = play_candidates(k)
     if len(cands) < 2 or not partner_hand:
@@ -129,7 +142,7 @@ def judge(
         card_values(view, infer(k, rng)[partner], options.deals, seed, options.exact)
         for _ in range(options.refs)
     ]
-    return judged(real, refs, representative(card, real, k), options.beta)
+    return real, refs, representative(card, real, k)
 
 
 @dataclass(frozen=True, slots=True)
