@@ -10,7 +10,7 @@ from collections.abc import Awaitable, Callable, Collection, Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Literal, Protocol
 
-from fourhundred.store import ChatLine, Commit, User
+from fourhundred.store import ChatLine, Commit, TableRow, User
 
 from .botpool import BotRunner
 from .chatfilter import ChatFilter
@@ -47,6 +47,8 @@ class TableLog(Protocol):
     async def get_users(self, user_ids: Iterable[str]) -> dict[str, User]: ...
 
     async def seated_table(self, user_id: str) -> str | None: ...
+
+    async def get_table(self, table_id: str) -> TableRow | None: ...
 
 
 OpenTable = Callable[["TableSpec"], Awaitable[tuple[str, str | None]]]

@@ -151,6 +151,7 @@ class TableActor:
                     try:
                         await self._handle(mail)
                     except VersionConflict:
+                        self._mail.appendleft(mail)  # answered with the rest
                         raise
                     except Exception:
                         log.exception("table_command_failed", table=self.id, kind=mail.kind)
@@ -164,6 +165,7 @@ class TableActor:
             raise
         except VersionConflict:
             log.error("table_lost", table=self.id, version=self.model.version)
+            self._refuse_mail()
         except Exception:
             log.exception("table_actor_crashed", table=self.id)
         finally:
@@ -348,6 +350,8 @@ class TableActor:
             # either): a Private table's id must not be confirmable.
             self._refuse(w, msg.id, CommandError("not_found", f"no table {self.id!r}"), None)
             return
+        if msg.last_version is not None and msg.last_version > m.version:
+            await self._check_not_behind(w)
         before = self._connected()
         ack_version = m.version
         if own is not None and m.status == "playing" and m.seats[own].substitute:
@@ -363,6 +367,28 @@ class TableActor:
         if not mail.resync:
             self._ack(w, msg.id, ack_version)
         self._presence(before)
+
+    def _refuse_mail(self) -> None:
+        """Answer what this actor will not handle now that it stops on
+        finding another writer: nothing was done; the table follows (its
+        sockets are re-attached) and the client tries again."""
+        e = CommandError("unavailable", "the table is changing servers: nothing changed, try again")
+        while self._mail:
+            mail = self._mail.popleft()
+            if mail.watcher is not None and mail.kind in ("cmd", "join") and not mail.resync:
+                self._refuse(mail.watcher, mail.msg.id, e, None)
+
+    async def _check_not_behind(self, w: Watcher) -> None:
+        """A socket has seen a later version than this actor's: another
+        process wrote to the log after this one loaded it (both held the
+        lease while Redis restarted empty). If the stored log says so, this
+        actor stops as on a commit's conflict, and the table is loaded
+        again with everyone re-attached (``w`` too); a version the stored
+        log does not have is the client's mistake, and only costs a read."""
+        row = await self.deps.log.get_table(self.id)
+        if row is not None and row.version > self.model.version:
+            self.watchers[w] = None  # told to re-attach, with the others
+            raise VersionConflict(f"table {self.id} is behind its stored log")
 
     def _detach(self, w: Watcher) -> None:
         if w not in self.watchers:
