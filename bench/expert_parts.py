@@ -13,10 +13,15 @@ inference from 250 ms, else the location model), ``full`` (the learned
 bidder and the inference, whatever the budget) or ``cheap-inference`` (the
 same, the inference judging only the plays of the last two tricks) or
 ``z-half`` (``no-inference`` leaving the heuristic's choice for an action
-that beats it by half a standard error, not one).
+that beats it by half a standard error, not one), ``unpruned`` (the expert
+as shipped before the pruning of session 14) or ``pruned`` (the same,
+no longer playing out the cards that fall clearly behind: their deals go to
+the others; the expert as shipped since).
 ``--against`` plays it against another variant instead of the search (two
 variants that differ in one part show what that part adds with less noise:
-most of their decisions are the same). Prints the arena's JSON report.
+most of their decisions are the same). Every variant but ``pruned`` plays
+without the pruning, as they did when their figures in docs/bots.md were
+measured. Prints the arena's JSON report.
 """
 
 from __future__ import annotations
@@ -32,13 +37,15 @@ from fourhundred.bots.expert import ExpertBot, ExpertOptions
 from fourhundred.engine import preset
 
 VARIANTS: dict[str, ExpertOptions] = {
-    "no-inference": ExpertOptions(inference=False),
-    "bidder-only": ExpertOptions(inference=False, locations=False),
-    "locations-only": ExpertOptions(inference=False, learned_bids=False),
-    "no-learned-bids": ExpertOptions(learned_bids=False),
-    "full": ExpertOptions(inference=True),
-    "cheap-inference": ExpertOptions(inference=True, inference_window=2),
-    "z-half": ExpertOptions(inference=False, z=0.5),
+    "no-inference": ExpertOptions(inference=False, prune=False),
+    "bidder-only": ExpertOptions(inference=False, locations=False, prune=False),
+    "locations-only": ExpertOptions(inference=False, learned_bids=False, prune=False),
+    "no-learned-bids": ExpertOptions(learned_bids=False, prune=False),
+    "full": ExpertOptions(inference=True, prune=False),
+    "cheap-inference": ExpertOptions(inference=True, inference_window=2, prune=False),
+    "z-half": ExpertOptions(inference=False, z=0.5, prune=False),
+    "unpruned": ExpertOptions(prune=False),
+    "pruned": ExpertOptions(prune=True),
 }
 
 

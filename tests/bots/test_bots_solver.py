@@ -102,6 +102,63 @@ def test_search_keeps_the_heuristic_choice_unless_the_deals_say_otherwise() -> N
     assert pick(t, 3, 1.0) == 7
 
 
+def test_a_card_clearly_behind_the_kept_one_is_dropped_and_the_deals_stay_paired() -> None:
+    import math
+
+    from fourhundred.bots.search import PRUNE_Z, Tally, pick
+
+    t = Tally()
+    for v3, v5, v7 in [(2, 0, 1), (3, 1, 4), (1, -1, 0)]:
+        t.add(3, v3)
+        t.add(5, v5)
+        t.add(7, v7)
+    assert t.behind(5, 3, PRUNE_Z)  # two behind on every deal
+    assert not t.behind(7, 3, PRUNE_Z)  # either way: kept
+    assert not t.behind(3, 3, PRUNE_Z)
+    # Dropped: its later deals are NaN, out of its mean and of every pair.
+    for v3, v7 in [(0, 5), (1, 6)]:
+        t.add(3, v3)
+        t.add(5, math.nan)
+        t.add(7, v7)
+    assert t.mean(5) == 0.0
+    assert t.edge(7, 3, 0.0) == (-1 + 1 - 1 + 5 + 5) / 5
+    assert pick(t, 3, 1.0) == 7
+    # Two deals are too few to judge.
+    u = Tally({3: [5.0, 5.0], 5: [0.0, 0.0]}, deals=2)
+    assert not u.behind(5, 3, PRUNE_Z)
+
+
+def test_a_pruning_search_spends_its_deals_on_the_cards_still_in_question(
+    advance: Callable[..., GameState],
+) -> None:
+    import math
+
+    from fourhundred.bots.heuristic import heuristic_card
+    from fourhundred.bots.knowledge import Knowledge
+    from fourhundred.bots.search import Limits, evaluate, play_candidates, representative
+    from fourhundred.engine import view_for
+
+    dropped = 0
+    for seed in range(12):
+        s = advance(seed, 4 + 8)  # the bids and two tricks
+        if s.phase is not Phase.PLAY:
+            continue
+        v = view_for(s, s.turn)
+        k = Knowledge.from_view(v)
+        cands = play_candidates(k)
+        if len(cands) < 3:
+            continue
+        keep = representative(heuristic_card(k), dict.fromkeys(cands), k)
+        t = evaluate(v, seed, Limits(max_deals=40, keep=keep))
+        assert t.deals == 40 and set(t.values) == set(cands)
+        assert all(len(vs) == 40 for vs in t.values.values())  # paired by deal
+        assert not any(math.isnan(x) for x in t.values[keep])  # the kept card: every deal
+        full = evaluate(v, seed, Limits(max_deals=40))  # no card kept: none dropped
+        assert not any(math.isnan(x) for vs in full.values.values() for x in vs)
+        dropped += sum(1 for vs in t.values.values() if math.isnan(vs[-1]))
+    assert dropped > 0
+
+
 def test_touching_cards_share_one_candidate() -> None:
     from fourhundred.bots.knowledge import Knowledge
     from fourhundred.bots.search import representative

@@ -42,8 +42,10 @@ class ExpertOptions(SearchOptions):
     last tricks (cheaper). ``learned_bids`` off keeps the heuristic's bid as
     the prior; ``locations`` off deals the hidden cards uniformly, as the
     search does, where the inference is not used (for measuring what each
-    part adds)."""
+    part adds). ``prune`` is on (the search's option): the cards that fall
+    clearly behind the heuristic's or the leader stop being played out."""
 
+    prune: bool = True
     inference: bool | None = None
     learned_bids: bool = True
     inference_window: int | None = None

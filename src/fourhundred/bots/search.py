@@ -27,6 +27,7 @@ the time (for tests and analysis: repeatable).
 from __future__ import annotations
 
 import atexit
+import math
 import multiprocessing
 import os
 import random
@@ -86,6 +87,10 @@ DEFAULT_BUDGET_MS: Final = 500
 Z_SCORE: Final = 1.0
 """Standard errors by which another action must beat the heuristic's
 choice, deal by deal, for the bot to prefer it."""
+PRUNE_Z: Final = 1.5
+"""Standard errors by which a card must trail the heuristic's, deal by deal,
+to be dropped from a pruning search (:meth:`.tally.Tally.behind`)."""
+
 _SAFETY: Final = 0.75
 """Share of the budget the search plans to use (the rest covers the
 overheads: pickling the view, waking the workers, adding up)."""
@@ -104,6 +109,9 @@ class Limits:
     exact: int = 3
     sampler: Sampler | None = None
     bids: tuple[int, ...] | None = None
+    keep: int | None = None
+    """A card the choice is measured against (the heuristic's): any other
+    that falls clearly behind it stops being played out (``PRUNE_Z``)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -111,11 +119,13 @@ class SearchOptions:
     """How the search bot chooses. ``z``: how many standard errors an action
     must gain over the heuristic's choice; ``search_bids`` / ``search_play``
     off leave that phase to the heuristic (for measuring where the search
-    gains)."""
+    gains); ``prune``: stop playing out the cards that fall clearly behind
+    the heuristic's (their deals go to the others)."""
 
     z: float = Z_SCORE
     search_bids: bool = True
     search_play: bool = True
+    prune: bool = False
 
 
 def exact_tricks_for(budget_ms: float) -> int:
@@ -164,6 +174,7 @@ def _evaluate_play(view: View, k: Knowledge, rng: random.Random, limits: Limits)
     sampler = limits.sampler or sample_hands
     tally = Tally()
     cands = play_candidates(k)
+    live = set(cands)
     team = team_of(k.seat)
     per_deal = 0.0
     start = time.monotonic()
@@ -183,12 +194,24 @@ def _evaluate_play(view: View, k: Knowledge, rng: random.Random, limits: Limits)
         else:
             scores = list(base.scores)
             for c in cands:
+                if c not in live:
+                    tally.add(c, math.nan)
+                    continue
                 s = base.clone()
                 voids = voids_after(k.voids, k.trick, k.seat, c)
                 if s.play_unchecked(c):
                     rollout(s, k.gone | (1 << c), voids)
                 tally.add(c, team_value(s, scores, team))
         tally.deals += 1
+        keep = limits.keep
+        if keep in live:
+            lead = max(live, key=tally.mean)
+            live = {
+                c
+                for c in live
+                if c in (keep, lead)
+                or not (tally.behind(c, keep, PRUNE_Z) or tally.behind(c, lead, PRUNE_Z))
+            }
         per_deal = (time.monotonic() - start) / tally.deals
     return tally
 
@@ -365,6 +388,7 @@ class SearchBot(Bot):
         self.z = options.z
         self.search_bids = options.search_bids
         self.search_play = options.search_play
+        self.prune = options.prune
         if self.workers > 1:
             _pool(self.workers - 1)  # start the workers now, not on move one
 
@@ -383,13 +407,15 @@ class SearchBot(Bot):
             view.phase == "play" and not self.search_play
         ):
             return self._fallback.choose(view)
-        if view.phase == "play" and len(play_candidates(k)) == 1:
-            return play_candidates(k)[0]
-        tally = self.search(view)
-        self.last = tally
+        cands = play_candidates(k) if view.phase == "play" else []
+        if len(cands) == 1:
+            return cands[0]
         prior = (
             BID_BASE + heuristic_bid(k, view.legal) if view.phase == "bid" else heuristic_card(k)
         )
+        keep = representative(prior, dict.fromkeys(cands), k) if self.prune and cands else None
+        tally = self.search(view, keep)
+        self.last = tally
         if view.phase == "play":
             rep = representative(prior, tally.values, k)
             best = pick(tally, rep, self.z)
@@ -407,9 +433,9 @@ class SearchBot(Bot):
         """What deals the hidden cards of ``view`` (``None``: the default)."""
         return None
 
-    def search(self, view: View) -> Tally:
+    def search(self, view: View, keep: int | None = None) -> Tally:
         """The tally of every candidate action in ``view``, within the
-        budget (or ``iterations`` deals)."""
+        budget (or ``iterations`` deals); ``keep``: see :attr:`Limits.keep`."""
         seed = self._rng.getrandbits(63)
         exact = exact_tricks_for(self.budget)
         if self.iterations is not None:
@@ -418,7 +444,7 @@ class SearchBot(Bot):
         else:
             deadline = time.monotonic() + max(1.0, self.budget * _SAFETY - 3.0) / 1000.0
             max_deals = 1_000_000
-        limits = Limits(deadline, max_deals, exact, self.sampler(view))
+        limits = Limits(deadline, max_deals, exact, self.sampler(view), keep=keep)
         futures: list[Future[Tally]] = []
         if self.workers > 1:
             pool = _pool(self.workers - 1)

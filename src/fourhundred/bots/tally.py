@@ -36,22 +36,40 @@ class Tally:
         return {a: len(vs) for a, vs in self.values.items()}
 
     def mean(self, action: int) -> float:
-        vs = self.values.get(action)
+        """The mean over the deals ``action`` was valued on (``NaN`` marks a
+        deal it was left out of: see :meth:`behind`)."""
+        vs = [v for v in self.values.get(action, ()) if not math.isnan(v)]
         return sum(vs) / len(vs) if vs else float("-inf")
 
     def edge(self, action: int, over: int, z: float) -> float:
         """How much better ``action`` is than ``over``, deal by deal: the
         mean difference less ``z`` standard errors (``-inf`` when the deals
         are too few to tell)."""
-        a = self.values.get(action, [])
-        b = self.values.get(over, [])
-        n = min(len(a), len(b))
+        d = self._differences(action, over)
+        n = len(d)
         if n < 2:
             return float("-inf")
-        d = [a[i] - b[i] for i in range(n)]
         m = sum(d) / n
         var = sum((x - m) ** 2 for x in d) / (n - 1)
         return m - z * math.sqrt(var / n)
+
+    def behind(self, action: int, keep: int, z: float) -> bool:
+        """Whether ``action`` is clearly worse than ``keep``, deal by deal:
+        the mean difference plus ``z`` standard errors is below zero. Such an
+        action could only be chosen over ``keep`` by a run of luck, so a
+        search may stop valuing it (its later deals are ``NaN``)."""
+        d = self._differences(action, keep)
+        n = len(d)
+        if n < 3:
+            return False
+        m = sum(d) / n
+        var = sum((x - m) ** 2 for x in d) / (n - 1)
+        return m + z * math.sqrt(var / n) < 0
+
+    def _differences(self, action: int, over: int) -> list[float]:
+        a = self.values.get(action, [])
+        b = self.values.get(over, [])
+        return [x - y for x, y in zip(a, b, strict=False) if not (math.isnan(x) or math.isnan(y))]
 
 
 def pick(tally: Tally, prior: int, z: float) -> int:

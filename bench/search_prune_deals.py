@@ -1,0 +1,75 @@
+"""How many more deals the pruning gives the search: the same positions
+searched at a budget with and without ``SearchOptions(prune=True)``, in one
+process, the deals each search got (medians over the positions and over
+repeated runs).
+
+    .venv/bin/python bench/search_prune_deals.py [--positions N] [--budget-ms MS] [--runs R]
+
+The positions are of heuristic self-play, in the first nine tricks (from
+three tricks left the solver takes over and nothing is pruned), with at
+least two distinct cards to choose from.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+
+from fourhundred.bots.heuristic import HeuristicBot
+from fourhundred.bots.knowledge import Knowledge
+from fourhundred.bots.search import SearchBot, SearchOptions, play_candidates
+from fourhundred.engine import GameState, Phase, View, deal_masks, preset, view_for
+
+
+def positions(n: int, seed: int) -> list[View]:
+    h = HeuristicBot()
+    out: list[View] = []
+    rng = random.Random(seed)
+    while len(out) < n:
+        s = GameState(preset("standard"), first_dealer=rng.randrange(4))
+        s.deal(deal_masks(rng))
+        cards = rng.randrange(4, 36)
+        while s.phase is Phase.BID or (s.phase is Phase.PLAY and cards > 0):
+            if s.phase is Phase.PLAY:
+                cards -= 1
+            s.apply(h.choose(view_for(s, s.turn)))
+        if s.phase is not Phase.PLAY or s.n_tricks > 9:
+            continue
+        v = view_for(s, s.turn)
+        if len(play_candidates(Knowledge.from_view(v))) >= 2:
+            out.append(v)
+    return out
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--positions", type=int, default=60)
+    ap.add_argument("--budget-ms", type=int, default=50)
+    ap.add_argument("--runs", type=int, default=3)
+    ap.add_argument("--seed", type=int, default=1)
+    args = ap.parse_args()
+    views = positions(args.positions, args.seed)
+    ratios: list[float] = []
+    for run in range(args.runs):
+        deals: dict[bool, list[int]] = {False: [], True: []}
+        for i, v in enumerate(views):
+            for prune in (False, True) if (i + run) % 2 else (True, False):
+                bot = SearchBot(
+                    seed=i, budget_ms=args.budget_ms, workers=1, options=SearchOptions(prune=prune)
+                )
+                bot.choose(v)
+                assert bot.last is not None
+                deals[prune].append(bot.last.deals)
+        plain, pruned = statistics.median(deals[False]), statistics.median(deals[True])
+        ratio = statistics.median(p / q for p, q in zip(deals[True], deals[False], strict=True))
+        ratios.append(ratio)
+        print(
+            f"run {run + 1}: median deals {plain:g} without, {pruned:g} with pruning;"
+            f" median ratio by position {ratio:.2f}"
+        )
+    print(f"median ratio over {args.runs} runs: {statistics.median(ratios):.2f}")
+
+
+if __name__ == "__main__":
+    main()
