@@ -67,9 +67,8 @@ def test_search_workers_die_with_their_parent() -> None:
     code = textwrap.dedent(
         """
         import time
-        from fourhundred.bots import search
-        search._pool(1)
-        pool = search._POOLS[1]
+        from fourhundred.bots import searchpool
+        pool = searchpool.worker_pool(1)
         print(" ".join(str(p.pid) for p in pool._processes.values()), flush=True)
         time.sleep(60)
         """

@@ -26,18 +26,14 @@ the time (for tests and analysis: repeatable).
 
 from __future__ import annotations
 
-import atexit
 import math
-import multiprocessing
-import os
 import random
 import time
 from collections.abc import Callable, Mapping
-from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures import Future
 from dataclasses import dataclass
 from typing import Final
 
-from fourhundred import env
 from fourhundred.engine import (
     BID_BASE,
     Action,
@@ -49,7 +45,6 @@ from fourhundred.engine import (
     team_of,
 )
 
-from ._proc import die_with_parent
 from .base import Bot
 from .heuristic import (
     HeuristicBot,
@@ -60,6 +55,7 @@ from .heuristic import (
 from .knowledge import ABOVE, Knowledge
 from .rollout import rollout, team_value, voids_after
 from .sampling import sample_hands
+from .searchpool import default_workers, worker_pool
 from .solver import Scorer, distinct_cards, solve_root
 from .tally import Tally, pick
 
@@ -88,8 +84,9 @@ Z_SCORE: Final = 1.0
 """Standard errors by which another action must beat the heuristic's
 choice, deal by deal, for the bot to prefer it."""
 PRUNE_Z: Final = 1.5
-"""Standard errors by which a card must trail the heuristic's, deal by deal,
-to be dropped from a pruning search (:meth:`.tally.Tally.behind`)."""
+"""Standard errors by which a card must trail the heuristic's or the leading
+card, deal by deal, to be dropped from a pruning search
+(:meth:`.tally.Tally.behind`)."""
 
 _SAFETY: Final = 0.75
 """Share of the budget the search plans to use (the rest covers the
@@ -111,7 +108,8 @@ class Limits:
     bids: tuple[int, ...] | None = None
     keep: int | None = None
     """A card the choice is measured against (the heuristic's): any other
-    that falls clearly behind it stops being played out (``PRUNE_Z``)."""
+    that falls clearly behind it, or behind the card with the best mean so
+    far, stops being played out (``PRUNE_Z``)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -120,7 +118,7 @@ class SearchOptions:
     must gain over the heuristic's choice; ``search_bids`` / ``search_play``
     off leave that phase to the heuristic (for measuring where the search
     gains); ``prune``: stop playing out the cards that fall clearly behind
-    the heuristic's (their deals go to the others)."""
+    the heuristic's or the leading one (their deals go to the others)."""
 
     z: float = Z_SCORE
     search_bids: bool = True
@@ -311,50 +309,6 @@ def evaluate(view: View, seed: int, limits: Limits) -> Tally:
     return _evaluate_play(view, k, rng, limits)
 
 
-# ------------------------------------------------------------------ pool
-
-_POOLS: dict[int, ProcessPoolExecutor] = {}
-
-
-def _warm() -> int:
-    return os.getpid()
-
-
-def _pool(extra: int) -> ProcessPoolExecutor:
-    """A shared pool of ``extra`` worker processes (one per spare core)."""
-    pool = _POOLS.get(extra)
-    if pool is None:
-        pool = ProcessPoolExecutor(
-            max_workers=extra,
-            mp_context=multiprocessing.get_context("spawn"),
-            initializer=die_with_parent,
-        )
-        for f in [pool.submit(_warm) for _ in range(extra)]:
-            f.result()
-        _POOLS[extra] = pool
-    return pool
-
-
-@atexit.register
-def _shutdown_pools() -> None:
-    for pool in _POOLS.values():
-        pool.shutdown(wait=False, cancel_futures=True)
-    _POOLS.clear()
-
-
-def default_workers() -> int:
-    """Processes a search bot uses by default: one per core; but a bot made
-    inside a worker process (a host's own bot pool, like the server's)
-    searches in that process only, since the host already spreads its bots
-    over the cores. ``FOURHUNDRED_BOT_WORKERS`` overrides both."""
-    wanted = env.bot_workers()
-    if wanted is not None:
-        return wanted
-    if multiprocessing.parent_process() is not None:
-        return 1
-    return os.cpu_count() or 1
-
-
 class SearchBot(Bot):
     """Determinized search within a time budget per decision (default
     0.5 s), on this process and ``workers - 1`` others (default: one per
@@ -390,7 +344,7 @@ class SearchBot(Bot):
         self.search_play = options.search_play
         self.prune = options.prune
         if self.workers > 1:
-            _pool(self.workers - 1)  # start the workers now, not on move one
+            worker_pool(self.workers - 1)  # start the workers now, not on move one
 
     def choose(self, view: View) -> Action:
         if view.legal is None:
@@ -447,7 +401,7 @@ class SearchBot(Bot):
         limits = Limits(deadline, max_deals, exact, self.sampler(view), keep=keep)
         futures: list[Future[Tally]] = []
         if self.workers > 1:
-            pool = _pool(self.workers - 1)
+            pool = worker_pool(self.workers - 1)
             futures = [
                 pool.submit(evaluate, view, seed + i + 1, limits) for i in range(self.workers - 1)
             ]
