@@ -41,30 +41,24 @@ class Tally:
         vs = [v for v in self.values.get(action, ()) if not math.isnan(v)]
         return sum(vs) / len(vs) if vs else float("-inf")
 
-    def edge(self, action: int, over: int, z: float) -> float:
+    def edge(self, action: int, over: int, z: float, min_pairs: int = 2) -> float:
         """How much better ``action`` is than ``over``, deal by deal: the
-        mean difference less ``z`` standard errors (``-inf`` when the deals
-        are too few to tell)."""
+        mean difference less ``z`` standard errors (``-inf`` with fewer than
+        ``min_pairs`` deals valued for both, too few to tell)."""
         d = self._differences(action, over)
         n = len(d)
-        if n < 2:
+        if n < max(2, min_pairs):
             return float("-inf")
         m = sum(d) / n
         var = sum((x - m) ** 2 for x in d) / (n - 1)
         return m - z * math.sqrt(var / n)
 
     def behind(self, action: int, keep: int, z: float) -> bool:
-        """Whether ``action`` is clearly worse than ``keep``, deal by deal:
-        the mean difference plus ``z`` standard errors is below zero. Such an
-        action could only be chosen over ``keep`` by a run of luck, so a
-        search may stop valuing it (its later deals are ``NaN``)."""
-        d = self._differences(action, keep)
-        n = len(d)
-        if n < 3:
-            return False
-        m = sum(d) / n
-        var = sum((x - m) ** 2 for x in d) / (n - 1)
-        return m + z * math.sqrt(var / n) < 0
+        """Whether ``action`` is clearly worse than ``keep``, deal by deal
+        (``keep``'s edge over it is above zero, on three deals or more).
+        Such an action could only be chosen over ``keep`` by a run of luck,
+        so a search may stop valuing it (its later deals are ``NaN``)."""
+        return self.edge(keep, action, z, min_pairs=3) > 0
 
     def _differences(self, action: int, over: int) -> list[float]:
         a = self.values.get(action, [])
