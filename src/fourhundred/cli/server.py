@@ -326,6 +326,11 @@ def register(app: typer.Typer) -> None:
             log_level="warning",
             access_log=False,
             timeout_graceful_shutdown=5,
+            # Longer than the idle limits of clients and balancers (httpx
+            # and uvicorn both use 5 s, common balancers 60 s): a connection
+            # they reuse is never closed under them by this end at that
+            # moment (their request then fails with a read error).
+            timeout_keep_alive=75,
         )
 
     db = typer.Typer(help="The database: apply migrations, show the revision.", cls=HelpGroup)
