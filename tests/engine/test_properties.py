@@ -12,6 +12,7 @@ import random
 from collections.abc import Callable, Iterator
 from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -34,6 +35,7 @@ from fourhundred.engine import (
     bid_value,
     cards_of,
     lowest_bid,
+    mask_of,
     record_from_state,
     replay,
     required_total,
@@ -42,6 +44,7 @@ from fourhundred.engine import (
     trick_winner,
     view_for,
     winning_team,
+    with_hands,
 )
 
 FULL = (1 << 52) - 1
@@ -455,6 +458,60 @@ def test_state_from_view_rebuilds_the_same_position(
     for i, state in enumerate(walk(settings_, seed, max_hands=4)):
         if i % stride == 0:
             check_rebuild(state)
+
+
+def _reshared(state: GameState, seat: int, rng: random.Random) -> list[int]:
+    """The others' unplayed cards shared out again, suit by suit, as many of
+    each suit to each seat as it holds (so every play so far stays legal)."""
+    hands = [0, 0, 0, 0]
+    hands[seat] = state.hand(seat)
+    others = [s for s in range(4) if s != seat]
+    for suit in SUIT_MASKS:
+        pool = [c for s in others for c in cards_of(state.hand(s) & suit)]
+        rng.shuffle(pool)
+        for s in others:
+            n = (state.hand(s) & suit).bit_count()
+            hands[s] |= mask_of(pool[:n])
+            pool = pool[n:]
+    return hands
+
+
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(settings_=any_settings, seed=seeds, stride=st.integers(1, 9))
+def test_with_hands_is_the_rebuilt_state_with_other_hidden_cards(
+    settings_: Settings, seed: int, stride: int
+) -> None:
+    rng = random.Random(seed)
+    for i, state in enumerate(walk(settings_, seed, max_hands=3)):
+        if i % stride or state.phase not in (Phase.BID, Phase.PLAY):
+            continue
+        seat = state.turn
+        view = view_for(state, seat)
+        template = state_from_view(view, state.hands)
+        hands = _reshared(state, seat, rng)
+        got, want = with_hands(template, hands), state_from_view(view, hands)
+        assert got._core_state() == want._core_state()
+        assert got.dealt == want.dealt
+        assert got.line() == want.line()
+        while got.phase in (Phase.BID, Phase.PLAY):  # and they play on alike
+            action = want.timeout_action()
+            got.apply(action)
+            want.apply(action)
+        assert got.history[-1:] == want.history[-1:]
+        assert template.hands == state.hands  # the template is left as it was
+
+
+def test_with_hands_refuses_hands_that_are_not_the_same_cards() -> None:
+    s = GameState(first_dealer=0)
+    s.deal_random(seed=1)
+    h = list(s.hands)
+    with pytest.raises(ValueError, match="same unplayed cards"):
+        with_hands(s, [h[1], h[0] | h[2], 0, h[3]])  # the counts differ
+    with pytest.raises(ValueError, match="same unplayed cards"):
+        with_hands(s, [h[0], h[0], h[2], h[3]])  # a card twice
+    with pytest.raises(ValueError, match="all four seats"):
+        with_hands(s, h[:3])
+    assert with_hands(s, [h[1], h[0], h[2], h[3]]).hands == [h[1], h[0], h[2], h[3]]
 
 
 @settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])

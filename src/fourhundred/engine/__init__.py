@@ -86,7 +86,7 @@ from .tricks import (
     trick_winner,
     winning_index,
 )
-from .view import VIEW_FORMAT, TrickView, View, state_from_view, view_for
+from .view import VIEW_FORMAT, TrickView, View, state_from_view, view_for, with_hands
 
 __all__ = [
     "BEATERS",
@@ -173,4 +173,5 @@ __all__ = [
     "view_for",
     "winning_index",
     "winning_team",
+    "with_hands",
 ]

@@ -189,3 +189,38 @@ def state_from_view(view: View, hands: Sequence[CardMask]) -> GameState:
     for c in order:
         state.play(c)
     return state
+
+
+def with_hands(state: GameState, hands: Sequence[CardMask]) -> GameState:
+    """A copy of ``state`` (bidding or play) in which the seats' unplayed
+    cards are ``hands``; the cards already played stay where they are. For
+    a state built by :func:`state_from_view`, the same state as
+    ``state_from_view(view, hands)``, without replaying the hand: a search
+    builds one state per decision and sets each sampled deal into it.
+
+    Raises ``ValueError`` unless ``hands`` are the same unplayed cards, in
+    the same numbers by seat, shared out differently."""
+    if state.phase not in (Phase.BID, Phase.PLAY):
+        raise ValueError("hands are only set into a hand in progress")
+    old = state.hands
+    if len(hands) != 4:
+        raise ValueError("hands must give the unplayed cards of all four seats")
+    union = 0
+    for s in range(4):
+        h = hands[s]
+        if h & union or h.bit_count() != old[s].bit_count():
+            raise ValueError("hands must share out the same unplayed cards, as many by seat")
+        union |= h
+    if union != old[0] | old[1] | old[2] | old[3]:
+        raise ValueError("hands must share out the same unplayed cards, as many by seat")
+    new = state.clone()
+    core = new._core_state()
+    new._core_restore((tuple(hands), *core[1:]))
+    d = state.dealt
+    new.dealt = (
+        d[0] ^ old[0] | hands[0],
+        d[1] ^ old[1] | hands[1],
+        d[2] ^ old[2] | hands[2],
+        d[3] ^ old[3] | hands[3],
+    )
+    return new
