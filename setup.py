@@ -1,6 +1,6 @@
-"""Builds the optional C speed-ups of the engine (everything else is in
-pyproject.toml). If no C compiler is at hand the build goes on without them
-and the engine uses its pure-Python core."""
+"""Builds the optional C speed-ups (everything else is in pyproject.toml):
+the engine's trick-play core and the bots' rollouts. If no C compiler is at
+hand the build goes on without them and both use their pure-Python twins."""
 
 from setuptools import Extension, setup
 
@@ -11,6 +11,13 @@ setup(
             ["src/fourhundred/engine/_speedups.c"],
             extra_compile_args=["-O2"],
             optional=True,
-        )
+        ),
+        Extension(
+            "fourhundred.bots._speedups",
+            ["src/fourhundred/bots/_speedups.c"],
+            # No fused multiply-adds: the deal's weights must round as in Python.
+            extra_compile_args=["-O2", "-ffp-contract=off"],
+            optional=True,
+        ),
     ]
 )

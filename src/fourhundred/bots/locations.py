@@ -31,7 +31,8 @@ that decides; the workers only deal.
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from array import array
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -42,8 +43,10 @@ import numpy.typing as npt
 
 from fourhundred.engine import SHOWN_VOID, SUIT_MASKS, View, next_seat
 
+from .heuristic_bidding import estimate_tricks
 from .knowledge import Knowledge
 from .sampling import bid_likelihood, sample_hands
+from .speedups import fast_estimate_tricks, fast_location_deal
 
 __all__ = [
     "N_FEATURES",
@@ -191,23 +194,42 @@ class LocationSampler:
 
     chances: tuple[tuple[float, float, float], ...]
     """By card: the chance of each other seat (1, 2, 3 after the view's)."""
+    packed: bytes = b""
+    """``chances`` as packed doubles, for the C deal (:mod:`.speedups`)."""
+    fast: bool = True
+    """Deal in C where it is built (the same deals from the same draws)."""
 
     @classmethod
-    def for_view(cls, view: View, model: LocationModel | None = None) -> LocationSampler:
+    def for_view(
+        cls, view: View, model: LocationModel | None = None, *, fast: bool = True
+    ) -> LocationSampler:
         x, elig = view_features(view)
         p = (model or shipped_locations()).probabilities(x[None], elig[None])[0]
-        return cls(tuple((float(a), float(b), float(c)) for a, b, c in p.tolist()))
+        chances = tuple((float(a), float(b), float(c)) for a, b, c in p.tolist())
+        packed = array("d", [x for row in chances for x in row]).tobytes()
+        return cls(chances, packed, fast)
 
     def __call__(self, k: Knowledge, rng: random.Random) -> list[int]:
         others = tuple(s for s in range(4) if s != k.seat)
         bidders = [s for s in others if k.bids[s]]
+        deal = self._deal
+        estimate: Callable[[int], float] = estimate_tricks
+        if self.fast and self.packed and fast_location_deal and fast_estimate_tricks:
+            estimate = fast_estimate_tricks
+            caps = [0 if s == k.seat else k.left(s) for s in range(4)]
+            rel = [PLACE[k.seat][s] - 1 for s in range(4)]
+            c_deal = fast_location_deal
+
+            def deal(k: Knowledge, rng: random.Random, others: tuple[int, ...]) -> list[int] | None:
+                return c_deal(rng, self.packed, k.seat, k.hand, k.unknown, caps, k.voids, rel)
+
         for _ in range(_TRIES):
-            hands = self._deal(k, rng, others)
+            hands = deal(k, rng, others)
             if hands is None:
                 break
             w = 1.0
             for s in bidders:
-                w *= bid_likelihood(k, s, hands[s] | k.played_by[s])
+                w *= bid_likelihood(k, s, hands[s] | k.played_by[s], estimate)
             if rng.random() < w:
                 return hands
         return sample_hands(k, rng)

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import math
 import random
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Final
 
@@ -35,12 +36,15 @@ _TRIES: Final = 12
 """Deals drawn per accepted sample at most (the best-fitting one is kept)."""
 
 
-def bid_likelihood(k: Knowledge, seat: int, whole_hand: int) -> float:
-    """How well a 13-card hand fits the bid ``seat`` made, in (0, 1]."""
+def bid_likelihood(
+    k: Knowledge, seat: int, whole_hand: int, estimate: Callable[[int], float] = estimate_tricks
+) -> float:
+    """How well a 13-card hand fits the bid ``seat`` made, in (0, 1];
+    ``estimate`` is :func:`.heuristic.estimate_tricks` or its C twin."""
     b = k.bids[seat]
     if not b or b == 13:
         return 1.0
-    e = estimate_tricks(whole_hand) * 1.05 + 0.2
+    e = estimate(whole_hand) * 1.05 + 0.2
     low = lowest_bid(k.settings, k.scores[seat])
     if b <= low:
         # The lowest bid says only "not much more than this".

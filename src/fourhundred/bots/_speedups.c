@@ -1,0 +1,874 @@
+/*
+ * The bots' inner loops in C, each the same as its Python twin decision for
+ * decision (tests/bots/test_bots_speedups.py runs both and compares):
+ * the heuristic's play (heuristic.py: choose_card, _lead, _discard, _threat)
+ * and its estimate of a hand's tricks (heuristic_bidding.estimate_tricks),
+ * the search's rollout (rollout.py: rollout) and the location model's deal
+ * of the hidden cards (locations.py: LocationSampler._deal), which draws
+ * from the caller's random.Random exactly as the Python does.
+ *
+ * No rule of the game is computed here. The cards are played through the
+ * state's own play_unchecked (the engine's core), and every table of the
+ * trick rules (which card beats which, the trick's winner, the suit a
+ * discard shows void, the seats in order) is the engine's, handed over by
+ * init() when rollout.py imports this module. A card c is suit c / 13 and
+ * rank c % 13, the engine's encoding; the suit only indexes those tables.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <stdint.h>
+#include <string.h>
+
+#define DECK 52
+#define FULL ((((uint64_t)1) << DECK) - 1)
+
+static int ready;
+static int STRENGTH[4][DECK];  /* engine TRICK_STRENGTH */
+static uint64_t BEAT[4][DECK]; /* engine BEATERS */
+static uint64_t SHOWN[DECK][DECK]; /* engine SHOWN_VOID */
+static int AFTER[4][4];        /* engine SEAT_AFTER */
+static uint64_t ABOVE[DECK];   /* bots.knowledge ABOVE */
+static uint64_t SUITM[4];      /* engine SUIT_MASKS */
+static uint64_t HEARTS;        /* engine HEARTS_MASK */
+static uint64_t NONH;          /* bots.knowledge NON_HEARTS */
+static int SIDE[3];            /* bots.knowledge SIDE_SUITS */
+
+static inline int low(uint64_t m) { return __builtin_ctzll(m); }
+static inline int top(uint64_t m) { return 63 - __builtin_clzll(m); }
+static inline int pop(uint64_t m) { return __builtin_popcountll(m); }
+static inline int rank_of(int c) { return c % 13; }
+
+typedef struct {
+    int seat;
+    uint64_t hand, legal, gone;
+    const int *trick;
+    int n;
+    const uint64_t *voids;
+    int need[4];
+} Pos;
+
+/* _threat: whether an opponent still to play in this trick may beat c. */
+static int threat(int c, int led, const int *later, int nlater, uint64_t outstanding,
+                  const uint64_t *voids)
+{
+    if (!nlater)
+        return 0;
+    uint64_t led_mask = SUITM[led];
+    int few_left = pop(outstanding & led_mask) <= 1;
+    uint64_t above = BEAT[led][c];
+    for (int i = 0; i < nlater; i++) {
+        int t = later[i];
+        uint64_t beat = above & outstanding & ~voids[t];
+        if ((beat & led_mask) || (beat && ((voids[t] & led_mask) || few_left)))
+            return 1;
+    }
+    return 0;
+}
+
+/* _discard: a card to throw away when not trying to win the trick. */
+static int discard(uint64_t hand, uint64_t legal, uint64_t outstanding, int need_me,
+                   int help_partner)
+{
+    uint64_t side = legal & NONH;
+    if (!side)
+        return low(legal);
+    int has_hearts = (hand & HEARTS) != 0;
+    int best = -1;
+    double best_score = 1000.0;
+    for (uint64_t m = side; m; m &= m - 1) {
+        int c = low(m);
+        int n = pop(hand & SUITM[c / 13]);
+        int is_top = !(outstanding & ABOVE[c]);
+        double score;
+        if (help_partner) {
+            score = (double)(-rank_of(c)) - (is_top ? 5.0 : 0.0);
+        } else {
+            score = (double)rank_of(c) + (is_top && need_me ? 10.0 : 0.0);
+            if (n == 1 && has_hearts)
+                score -= 3.0;
+            if (rank_of(c) >= 10 && n == 2 && !is_top)
+                score += 2.0;
+        }
+        if (score < best_score) {
+            best_score = score;
+            best = c;
+        }
+    }
+    return best;
+}
+
+/* _lead's sure_side: our top card of side suit s if no one can beat it. */
+static int sure_side(int s, uint64_t hand, uint64_t outstanding, const uint64_t *voids,
+                     const int *opp, const int *may_ruff)
+{
+    uint64_t mine = hand & SUITM[s];
+    if (!mine)
+        return -1;
+    int t = top(mine);
+    if (outstanding & ABOVE[t])
+        return -1;
+    int left = pop(outstanding & SUITM[s]);
+    for (int i = 0; i < 2; i++)
+        if (may_ruff[i] && ((voids[opp[i]] & SUITM[s]) || left <= 1))
+            return -1;
+    return t;
+}
+
+static int lead(const Pos *p, uint64_t outstanding, int need_me, int need_p, int opp_need)
+{
+    const int *around = AFTER[p->seat];
+    const uint64_t *voids = p->voids;
+    uint64_t hand = p->hand;
+    int partner = around[2];
+    int opp[2] = {around[1], around[3]};
+    uint64_t my_h = hand & HEARTS, out_h = outstanding & HEARTS;
+    int may_ruff[2] = {(outstanding & HEARTS & ~voids[opp[0]]) != 0,
+                       (outstanding & HEARTS & ~voids[opp[1]]) != 0};
+    if (need_me || (opp_need && !need_p)) {
+        if (my_h && out_h && top(my_h) > top(out_h))
+            return top(my_h);
+        int best = -1, best_left = -1;
+        for (int i = 0; i < 3; i++) {
+            int s = SIDE[i];
+            int t = sure_side(s, hand, outstanding, voids, opp, may_ruff);
+            if (t >= 0) {
+                int left = pop(outstanding & SUITM[s]);
+                if (left > best_left) {
+                    best = t;
+                    best_left = left;
+                }
+            }
+        }
+        if (best >= 0)
+            return best;
+        if (my_h && !out_h && need_me)
+            return top(my_h);
+    }
+    if (need_p) {
+        for (int i = 0; i < 3; i++) {
+            uint64_t sm = SUITM[SIDE[i]];
+            uint64_t mine = hand & sm;
+            if (mine && (voids[partner] & sm) && (outstanding & HEARTS & ~voids[partner]) &&
+                !(voids[opp[0]] & sm) && !(voids[opp[1]] & sm))
+                return low(mine);
+        }
+    }
+    int best = -1;
+    double best_score = -1e9;
+    uint64_t side = p->legal & NONH;
+    for (int i = 0; i < 3; i++) {
+        int s = SIDE[i];
+        uint64_t mine = side & SUITM[s];
+        if (!mine)
+            continue;
+        int n = pop(mine);
+        int lo = low(mine), hi = top(mine);
+        double score = (double)n;
+        if (need_me && my_h && n <= 2)
+            score += 3.0 - n;
+        if (rank_of(hi) >= 10 && (outstanding & ABOVE[hi]) && n <= 3)
+            score -= 2.5;
+        for (int j = 0; j < 2; j++) {
+            int o = opp[j];
+            if ((voids[o] & SUITM[s]) && (outstanding & HEARTS & ~voids[o]) && p->need[o])
+                score -= 4.0;
+        }
+        score -= rank_of(lo) * 0.2;
+        if (score > best_score) {
+            best_score = score;
+            best = lo;
+        }
+    }
+    if (best >= 0)
+        return best;
+    if (my_h && (!out_h || top(my_h) > top(out_h)) && (need_me || opp_need))
+        return top(my_h);
+    return low(p->legal);
+}
+
+static int winner_index(const int *trick, int n)
+{
+    const int *strength = STRENGTH[trick[0] / 13];
+    int w = 0, best = strength[trick[0]];
+    for (int i = 1; i < n; i++)
+        if (strength[trick[i]] > best) {
+            w = i;
+            best = strength[trick[i]];
+        }
+    return w;
+}
+
+typedef struct {
+    const Pos *p;
+    uint64_t outstanding, mine_win;
+    int led, following, need_me, help;
+    const int *later;
+    int nlater;
+} Play;
+
+static int lose(const Play *q)
+{
+    if (q->following)
+        return low(q->p->legal);
+    return discard(q->p->hand, q->p->legal, q->outstanding, q->need_me, q->help);
+}
+
+static int cheapest_safe(const Play *q)
+{
+    for (uint64_t m = q->mine_win; m; m &= m - 1) {
+        int c = low(m);
+        if (!threat(c, q->led, q->later, q->nlater, q->outstanding, q->p->voids))
+            return c;
+    }
+    return -1;
+}
+
+/* choose_card: the heuristic's card; needs filled in by the caller. */
+static int choose(const Pos *p) /* NOLINT(readability-function-size): heuristic.py's decision table, branch for branch */
+{
+    uint64_t legal = p->legal;
+    if (!(legal & (legal - 1)))
+        return low(legal);
+    const int *around = AFTER[p->seat];
+    int partner = around[2], o1 = around[1], o2 = around[3];
+    int need_me = p->need[p->seat], need_p = p->need[partner];
+    int opp_need = p->need[o1] || p->need[o2];
+    uint64_t outstanding = FULL ^ p->gone ^ p->hand;
+    int n = p->n;
+    if (n == 0)
+        return lead(p, outstanding, need_me, need_p, opp_need);
+    int led = p->trick[0] / 13;
+    int wi = winner_index(p->trick, n);
+    int best = p->trick[wi];
+    int wseat = around[(wi - n + 4) % 4];
+    int later[1] = {o1};
+    Play q = {p, outstanding, legal & BEAT[led][best], led, (legal & SUITM[led]) != 0,
+              need_me, need_p > 0 && need_me == 0, later, n < 3 ? 1 : 0};
+    if (!q.mine_win)
+        return lose(&q);
+    if (wseat == partner) {
+        int partner_safe = !threat(best, led, q.later, q.nlater, outstanding, p->voids);
+        if (partner_safe) {
+            if (need_me && !need_p) {
+                int c = cheapest_safe(&q);
+                if (c >= 0)
+                    return c;
+            }
+            return lose(&q);
+        }
+        if (need_me || need_p || opp_need) {
+            int c = cheapest_safe(&q);
+            if (c >= 0 && (need_me || !need_p || q.following))
+                return c;
+        }
+        return lose(&q);
+    }
+    int deny = p->need[wseat] > 0 || (q.nlater && p->need[o1]);
+    int want = need_me > 0 || deny;
+    int partner_later = n == 1;
+    if (!want)
+        return lose(&q);
+    int c = cheapest_safe(&q);
+    if (c >= 0)
+        return c;
+    if (partner_later)
+        return lose(&q);
+    if (need_me && q.following)
+        return top(q.mine_win);
+    if (need_me && (q.mine_win & HEARTS))
+        return q.nlater ? top(q.mine_win & HEARTS) : low(q.mine_win);
+    return lose(&q);
+}
+
+static void fill_need(Pos *p, const long *bids, const long *won, long tricks_left)
+{
+    for (int s = 0; s < 4; s++) {
+        long n = bids[s] - won[s];
+        p->need[s] = (n > 0 && n <= tricks_left) ? (int)n : 0;
+    }
+}
+
+/* ---- reading Python arguments ---- */
+
+static int read_u64(PyObject *o, uint64_t *out)
+{
+    unsigned long long m = PyLong_AsUnsignedLongLong(o);
+    if (m == (unsigned long long)-1 && PyErr_Occurred())
+        return -1;
+    if (m >> DECK) {
+        PyErr_SetString(PyExc_ValueError, "a card mask has bits beyond the 52 cards");
+        return -1;
+    }
+    *out = (uint64_t)m;
+    return 0;
+}
+
+static int read_longs(PyObject *seq, long *out, Py_ssize_t want, const char *what)
+{
+    PyObject *f = PySequence_Fast(seq, what);
+    if (!f)
+        return -1;
+    if (PySequence_Fast_GET_SIZE(f) != want) {
+        PyErr_Format(PyExc_ValueError, "%s: expected %zd values", what, want);
+        Py_DECREF(f);
+        return -1;
+    }
+    for (Py_ssize_t i = 0; i < want; i++) {
+        out[i] = PyLong_AsLong(PySequence_Fast_GET_ITEM(f, i));
+        if (out[i] == -1 && PyErr_Occurred()) {
+            Py_DECREF(f);
+            return -1;
+        }
+    }
+    Py_DECREF(f);
+    return 0;
+}
+
+static int read_masks(PyObject *seq, uint64_t *out, Py_ssize_t want, const char *what)
+{
+    PyObject *f = PySequence_Fast(seq, what);
+    if (!f)
+        return -1;
+    if (PySequence_Fast_GET_SIZE(f) != want) {
+        PyErr_Format(PyExc_ValueError, "%s: expected %zd masks", what, want);
+        Py_DECREF(f);
+        return -1;
+    }
+    for (Py_ssize_t i = 0; i < want; i++)
+        if (read_u64(PySequence_Fast_GET_ITEM(f, i), &out[i]) < 0) {
+            Py_DECREF(f);
+            return -1;
+        }
+    Py_DECREF(f);
+    return 0;
+}
+
+static int read_trick(PyObject *seq, int *trick, int *n)
+{
+    PyObject *f = PySequence_Fast(seq, "the trick must be a sequence of cards");
+    if (!f)
+        return -1;
+    Py_ssize_t len = PySequence_Fast_GET_SIZE(f);
+    if (len > 3) {
+        PyErr_SetString(PyExc_ValueError, "a trick in progress has at most 3 cards");
+        Py_DECREF(f);
+        return -1;
+    }
+    for (Py_ssize_t i = 0; i < len; i++) {
+        long c = PyLong_AsLong(PySequence_Fast_GET_ITEM(f, i));
+        if (c < 0 || c >= DECK) {
+            if (!PyErr_Occurred())
+                PyErr_Format(PyExc_ValueError, "%ld is not a card", c);
+            Py_DECREF(f);
+            return -1;
+        }
+        trick[i] = (int)c;
+    }
+    *n = (int)len;
+    Py_DECREF(f);
+    return 0;
+}
+
+static int not_ready(void)
+{
+    if (ready)
+        return 0;
+    PyErr_SetString(PyExc_RuntimeError, "_speedups.init() has not been given the engine's tables");
+    return 1;
+}
+
+static PyObject *py_choose_card(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs != 10) {
+        PyErr_SetString(PyExc_TypeError, "choose_card(seat, hand, legal, trick, gone, voids, "
+                                         "bids, won, values, tricks_left)");
+        return NULL;
+    }
+    if (not_ready())
+        return NULL;
+    Pos p;
+    int trick[3];
+    uint64_t voids[4];
+    long bids[4], won[4];
+    long seat = PyLong_AsLong(args[0]);
+    long tricks_left = PyLong_AsLong(args[9]);
+    if (PyErr_Occurred())
+        return NULL;
+    if (seat < 0 || seat > 3) {
+        PyErr_Format(PyExc_ValueError, "%ld is not a seat", seat);
+        return NULL;
+    }
+    if (read_u64(args[1], &p.hand) < 0 || read_u64(args[2], &p.legal) < 0 ||
+        read_trick(args[3], trick, &p.n) < 0 || read_u64(args[4], &p.gone) < 0 ||
+        read_masks(args[5], voids, 4, "voids") < 0 || read_longs(args[6], bids, 4, "bids") < 0 ||
+        read_longs(args[7], won, 4, "won") < 0)
+        return NULL;
+    if (!p.legal) {
+        PyErr_SetString(PyExc_ValueError, "no legal card to choose from");
+        return NULL;
+    }
+    p.seat = (int)seat;
+    p.trick = trick;
+    p.voids = voids;
+    fill_need(&p, bids, won, tricks_left);
+    return PyLong_FromLong(choose(&p));
+}
+
+static PyObject *S_turn, *S_play, *S_bids, *S_trick, *S_hands, *S_won, *S_ntricks, *S_legal;
+
+static int get_long_attr(PyObject *o, PyObject *name, long *out)
+{
+    PyObject *v = PyObject_GetAttr(o, name);
+    if (!v)
+        return -1;
+    *out = PyLong_AsLong(v);
+    Py_DECREF(v);
+    return (*out == -1 && PyErr_Occurred()) ? -1 : 0;
+}
+
+static int get_attr_with(PyObject *o, PyObject *name, int (*read)(PyObject *, void *), void *out)
+{
+    PyObject *v = PyObject_GetAttr(o, name);
+    if (!v)
+        return -1;
+    int r = read(v, out);
+    Py_DECREF(v);
+    return r;
+}
+
+static int rd_bids(PyObject *v, void *out) { return read_longs(v, out, 4, "bids"); }
+static int rd_won(PyObject *v, void *out) { return read_longs(v, out, 4, "tricks_won"); }
+static int rd_hands(PyObject *v, void *out) { return read_masks(v, out, 4, "hands"); }
+
+/* rollout(state, gone, voids): rollout.py's rollout. */
+static PyObject *py_rollout(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs != 3) {
+        PyErr_SetString(PyExc_TypeError, "rollout(state, gone, voids)");
+        return NULL;
+    }
+    if (not_ready())
+        return NULL;
+    PyObject *state = args[0], *voids_list = args[2];
+    uint64_t gone, voids[4], hands[4];
+    long bids[4], won[4], ntricks;
+    int trick[4], n;
+    Pos p;
+    if (read_u64(args[1], &gone) < 0 || read_masks(voids_list, voids, 4, "voids") < 0 ||
+        get_attr_with(state, S_bids, rd_bids, bids) < 0 ||
+        get_attr_with(state, S_won, rd_won, won) < 0 ||
+        get_attr_with(state, S_hands, rd_hands, hands) < 0 ||
+        get_long_attr(state, S_ntricks, &ntricks) < 0)
+        return NULL;
+    PyObject *t = PyObject_GetAttr(state, S_trick);
+    if (!t)
+        return NULL;
+    int r = read_trick(t, trick, &n);
+    Py_DECREF(t);
+    if (r < 0)
+        return NULL;
+    PyObject *lg = PyObject_CallMethodNoArgs(state, S_legal);
+    if (!lg || read_u64(lg, &p.legal) < 0) {
+        Py_XDECREF(lg);
+        return NULL;
+    }
+    Py_DECREF(lg);
+    int trick_done = 0;
+    while (1) {
+        long seat;
+        if (get_long_attr(state, S_turn, &seat) < 0)
+            return NULL;
+        if (seat < 0 || seat > 3) {
+            PyErr_Format(PyExc_ValueError, "%ld is not a seat", seat);
+            return NULL;
+        }
+        if (trick_done) { /* the winner of the trick leads the next */
+            won[seat]++;
+            ntricks++;
+            trick_done = 0;
+        }
+        p.seat = (int)seat;
+        p.hand = hands[seat];
+        p.gone = gone;
+        p.trick = trick;
+        p.n = n;
+        p.voids = voids;
+        fill_need(&p, bids, won, 13 - ntricks);
+        int c = choose(&p);
+        if (n)
+            voids[seat] |= SHOWN[trick[0]][c];
+        trick[n++] = c;
+        gone |= (uint64_t)1 << c;
+        hands[seat] &= ~((uint64_t)1 << c);
+        PyObject *pc = PyLong_FromLong(c);
+        if (!pc)
+            return NULL;
+        PyObject *next = PyObject_CallMethodOneArg(state, S_play, pc);
+        Py_DECREF(pc);
+        if (!next || read_u64(next, &p.legal) < 0) {
+            Py_XDECREF(next);
+            return NULL;
+        }
+        Py_DECREF(next);
+        if (!p.legal)
+            break;
+        if (n == 4) {
+            n = 0;
+            trick_done = 1;
+        }
+    }
+    for (Py_ssize_t s = 0; s < 4; s++) {
+        PyObject *v = PyLong_FromUnsignedLongLong(voids[s]);
+        if (!v || PySequence_SetItem(voids_list, s, v) < 0) {
+            Py_XDECREF(v);
+            return NULL;
+        }
+        Py_DECREF(v);
+    }
+    Py_RETURN_NONE;
+}
+
+/* ---- heuristic_bidding.estimate_tricks, the sums in the same order ---- */
+
+static double trump_tricks(uint64_t hr, int nh)
+{
+    double e = 0.0;
+    if (hr & (1 << 12))
+        e += 1.0;
+    if (hr & (1 << 11))
+        e += nh >= 2 ? 0.85 : 0.3;
+    if (hr & (1 << 10))
+        e += nh >= 3 ? 0.65 : 0.15;
+    if (hr & (1 << 9))
+        e += nh >= 4 ? 0.4 : 0.05;
+    if (nh >= 5 && (hr & (1 << 8)))
+        e += 0.2;
+    if (nh > 3)
+        e += 0.75 * (nh - 3);
+    return e;
+}
+
+static double side_tricks(double e, uint64_t m, int n, int nh)
+{
+    uint64_t ace = m & 4096, king = m & 2048, queen = m & 1024, jack = m & 512;
+    if (ace)
+        e += n <= 5 ? 0.95 : (n == 6 ? 0.8 : 0.6);
+    if (king) {
+        if (n >= 2) {
+            e += ace ? 0.75 : 0.5;
+            if (n >= 6)
+                e -= 0.15;
+        } else {
+            e += 0.15;
+        }
+    }
+    if (queen) {
+        if (n >= 3) {
+            e += (ace || king) ? 0.45 : 0.3;
+            if (ace && king)
+                e += 0.15;
+        } else if (n == 2 && (ace || king)) {
+            e += 0.15;
+        }
+    }
+    if (jack && n >= 4 && (ace || king) && queen)
+        e += 0.2;
+    if (n >= 5)
+        e += (nh >= 4 ? 0.25 : 0.1) * (n - 4);
+    return e;
+}
+
+static double estimate(uint64_t hand)
+{
+    uint64_t h = hand & HEARTS;
+    int nh = pop(h);
+    double e = trump_tricks(h >> 26, nh);
+    int spare = nh - 2 > 0 ? nh - 2 : 0;
+    for (int i = 0; i < 3; i++) {
+        int s = SIDE[i];
+        uint64_t m = (hand >> (13 * s)) & 0x1FFF;
+        int n = pop(m);
+        if (n == 0) {
+            e += 0.6 * (spare < 2 ? spare : 2);
+            spare = spare - 2 > 0 ? spare - 2 : 0;
+        } else if (n == 1) {
+            if (spare) {
+                e += 0.4;
+                spare--;
+            }
+        } else if (n == 2 && spare) {
+            e += 0.15;
+        }
+        if (n)
+            e = side_tricks(e, m, n, nh);
+    }
+    return e;
+}
+
+static PyObject *py_estimate_tricks(PyObject *module, PyObject *arg)
+{
+    uint64_t hand;
+    if (not_ready() || read_u64(arg, &hand) < 0)
+        return NULL;
+    return PyFloat_FromDouble(estimate(hand));
+}
+
+/* ---- the location model's deal ---- */
+
+static PyObject *S_random, *S_getrandbits;
+
+/* random.Random._randbelow_with_getrandbits, the way CPython draws it. */
+static long randbelow(PyObject *rng, long n)
+{
+    int k = 0;
+    for (long m = n; m; m >>= 1)
+        k++;
+    PyObject *bits = PyLong_FromLong(k);
+    if (!bits)
+        return -1;
+    long r;
+    do {
+        PyObject *v = PyObject_CallMethodOneArg(rng, S_getrandbits, bits);
+        if (!v) {
+            Py_DECREF(bits);
+            return -1;
+        }
+        r = PyLong_AsLong(v);
+        Py_DECREF(v);
+        if (r == -1 && PyErr_Occurred()) {
+            Py_DECREF(bits);
+            return -1;
+        }
+    } while (r >= n);
+    Py_DECREF(bits);
+    return r;
+}
+
+static int uniform(PyObject *rng, double *out)
+{
+    PyObject *v = PyObject_CallMethodNoArgs(rng, S_random);
+    if (!v)
+        return -1;
+    *out = PyFloat_AsDouble(v);
+    Py_DECREF(v);
+    return (*out == -1.0 && PyErr_Occurred()) ? -1 : 0;
+}
+
+/* location_deal(rng, chances, seat, hand, unknown, caps, voids, rel):
+ * LocationSampler._deal. chances: 52 x 3 doubles (native, packed); caps:
+ * the cards each seat still holds; rel: by seat, the column of chances. */
+static PyObject *py_location_deal(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs != 8) {
+        PyErr_SetString(PyExc_TypeError,
+                        "location_deal(rng, chances, seat, hand, unknown, caps, voids, rel)");
+        return NULL;
+    }
+    if (not_ready())
+        return NULL;
+    PyObject *rng = args[0];
+    Py_buffer buf;
+    if (PyObject_GetBuffer(args[1], &buf, PyBUF_SIMPLE) < 0)
+        return NULL;
+    if (buf.len != (Py_ssize_t)(sizeof(double) * DECK * 3)) {
+        PyBuffer_Release(&buf);
+        PyErr_SetString(PyExc_ValueError, "chances: 52 x 3 packed doubles expected");
+        return NULL;
+    }
+    double chances[DECK][3];
+    memcpy(chances, buf.buf, sizeof chances);
+    PyBuffer_Release(&buf);
+    long seat = PyLong_AsLong(args[2]), caps_l[4], rel[4];
+    uint64_t hand, unknown, voids[4], hands[4] = {0, 0, 0, 0};
+    if ((seat == -1 && PyErr_Occurred()) || read_u64(args[3], &hand) < 0 ||
+        read_u64(args[4], &unknown) < 0 || read_longs(args[5], caps_l, 4, "caps") < 0 ||
+        read_masks(args[6], voids, 4, "voids") < 0 || read_longs(args[7], rel, 4, "rel") < 0)
+        return NULL;
+    if (seat < 0 || seat > 3) {
+        PyErr_Format(PyExc_ValueError, "%ld is not a seat", seat);
+        return NULL;
+    }
+    for (int s = 0; s < 4; s++)
+        if (s != seat && (rel[s] < 0 || rel[s] > 2)) {
+            PyErr_SetString(PyExc_ValueError, "rel: a column 0..2 for each other seat");
+            return NULL;
+        }
+    hands[seat] = hand;
+    long cap[4];
+    double share[4];
+    int elig[4][3], nelig[4];
+    for (int s = 0; s < 4; s++) {
+        cap[s] = caps_l[s];
+        share[s] = 1.0 / (double)(cap[s] > 1 ? cap[s] : 1);
+    }
+    for (int su = 0; su < 4; su++) {
+        nelig[su] = 0;
+        for (int s = 0; s < 4; s++)
+            if (s != seat && !(voids[s] & SUITM[su]))
+                elig[su][nelig[su]++] = s;
+    }
+    int order[4] = {0, 1, 2, 3}; /* sorted by the number of seats, stably */
+    for (int i = 1; i < 4; i++)
+        for (int j = i; j > 0 && nelig[order[j - 1]] > nelig[order[j]]; j--) {
+            int t = order[j];
+            order[j] = order[j - 1];
+            order[j - 1] = t;
+        }
+    for (int oi = 0; oi < 4; oi++) {
+        int su = order[oi], n = 0, cards[13];
+        const int *seats = elig[su];
+        int ns = nelig[su];
+        for (uint64_t m = unknown & SUITM[su]; m; m &= m - 1)
+            cards[n++] = low(m);
+        for (int i = n - 1; i >= 1; i--) { /* random.shuffle */
+            long j = randbelow(rng, i + 1);
+            if (j < 0)
+                return NULL;
+            int t = cards[i];
+            cards[i] = cards[j];
+            cards[j] = t;
+        }
+        for (int ci = 0; ci < n; ci++) {
+            int c = cards[ci];
+            const double *p = chances[c];
+            double total = 0.0, r;
+            for (int i = 0; i < ns; i++) {
+                int s = seats[i];
+                total += (double)cap[s] * share[s] * p[rel[s]] + 1e-9 * (double)cap[s];
+            }
+            if (total <= 0.0)
+                Py_RETURN_NONE;
+            if (uniform(rng, &r) < 0)
+                return NULL;
+            r *= total;
+            int pick = -1;
+            for (int i = 0; i < ns; i++) {
+                int s = seats[i];
+                r -= (double)cap[s] * share[s] * p[rel[s]] + 1e-9 * (double)cap[s];
+                if (r < 0.0 && cap[s]) {
+                    pick = s;
+                    break;
+                }
+            }
+            for (int i = ns - 1; pick < 0 && i >= 0; i--)
+                if (cap[seats[i]])
+                    pick = seats[i];
+            if (pick < 0)
+                Py_RETURN_NONE;
+            hands[pick] |= (uint64_t)1 << c;
+            cap[pick]--;
+        }
+    }
+    return Py_BuildValue("[KKKK]", (unsigned long long)hands[0], (unsigned long long)hands[1],
+                         (unsigned long long)hands[2], (unsigned long long)hands[3]);
+}
+
+/* ---- the engine's tables ---- */
+
+static int read_table(PyObject *seq, uint64_t *out, Py_ssize_t rows, Py_ssize_t cols,
+                      const char *what)
+{
+    PyObject *f = PySequence_Fast(seq, what);
+    if (!f)
+        return -1;
+    if (PySequence_Fast_GET_SIZE(f) != rows) {
+        PyErr_Format(PyExc_ValueError, "%s: expected %zd rows", what, rows);
+        Py_DECREF(f);
+        return -1;
+    }
+    for (Py_ssize_t i = 0; i < rows; i++)
+        if (read_masks(PySequence_Fast_GET_ITEM(f, i), out + i * cols, cols, what) < 0) {
+            Py_DECREF(f);
+            return -1;
+        }
+    Py_DECREF(f);
+    return 0;
+}
+
+static int read_ints(PyObject *seq, int *out, Py_ssize_t rows, Py_ssize_t cols, const char *what)
+{
+    long row[DECK];
+    PyObject *f = PySequence_Fast(seq, what);
+    if (!f)
+        return -1;
+    if (PySequence_Fast_GET_SIZE(f) != rows) {
+        PyErr_Format(PyExc_ValueError, "%s: expected %zd rows", what, rows);
+        Py_DECREF(f);
+        return -1;
+    }
+    for (Py_ssize_t i = 0; i < rows; i++) {
+        if (read_longs(PySequence_Fast_GET_ITEM(f, i), row, cols, what) < 0) {
+            Py_DECREF(f);
+            return -1;
+        }
+        for (Py_ssize_t j = 0; j < cols; j++)
+            out[i * cols + j] = (int)row[j];
+    }
+    Py_DECREF(f);
+    return 0;
+}
+
+static PyObject *py_init(PyObject *module, PyObject *args)
+{
+    PyObject *strength, *beaters, *shown, *after, *above, *suits, *side;
+    unsigned long long hearts, nonh;
+    if (!PyArg_ParseTuple(args, "OOOOOOKKO", &strength, &beaters, &shown, &after, &above, &suits,
+                          &hearts, &nonh, &side))
+        return NULL;
+    long side_l[3];
+    ready = 0;
+    if (read_ints(strength, &STRENGTH[0][0], 4, DECK, "trick_strength") < 0 ||
+        read_table(beaters, &BEAT[0][0], 4, DECK, "beaters") < 0 ||
+        read_table(shown, &SHOWN[0][0], DECK, DECK, "shown_void") < 0 ||
+        read_ints(after, &AFTER[0][0], 4, 4, "seat_after") < 0 ||
+        read_masks(above, ABOVE, DECK, "above") < 0 || read_masks(suits, SUITM, 4, "suit_masks") < 0 ||
+        read_longs(side, side_l, 3, "side_suits") < 0)
+        return NULL;
+    for (int i = 0; i < 3; i++)
+        SIDE[i] = (int)side_l[i];
+    HEARTS = hearts;
+    NONH = nonh;
+    ready = 1;
+    Py_RETURN_NONE;
+}
+
+static PyMethodDef module_methods[] = {
+    {"init", (PyCFunction)py_init, METH_VARARGS,
+     "Take the engine's tables (rollout.py calls it once, at import)."},
+    {"choose_card", (PyCFunction)(void (*)(void))py_choose_card, METH_FASTCALL,
+     "heuristic.choose_card, in C."},
+    {"rollout", (PyCFunction)(void (*)(void))py_rollout, METH_FASTCALL,
+     "rollout.rollout, in C: play the state to the end of the hand."},
+    {"estimate_tricks", (PyCFunction)py_estimate_tricks, METH_O,
+     "heuristic_bidding.estimate_tricks, in C."},
+    {"location_deal", (PyCFunction)(void (*)(void))py_location_deal, METH_FASTCALL,
+     "LocationSampler._deal, in C, drawing from the same random.Random."},
+    {NULL},
+};
+
+static struct PyModuleDef module_def = {
+    PyModuleDef_HEAD_INIT,
+    .m_name = "fourhundred.bots._speedups",
+    .m_doc = "The bots' inner loops in C (see rollout.py and locations.py).",
+    .m_size = -1,
+    .m_methods = module_methods,
+};
+
+PyMODINIT_FUNC PyInit__speedups(void)
+{
+#define INTERN(var, s)                                                                             \
+    if (!(var = PyUnicode_InternFromString(s)))                                                    \
+        return NULL;
+    INTERN(S_turn, "turn");
+    INTERN(S_play, "play_unchecked");
+    INTERN(S_bids, "bids");
+    INTERN(S_trick, "current_trick");
+    INTERN(S_hands, "hands");
+    INTERN(S_won, "tricks_won");
+    INTERN(S_ntricks, "n_tricks");
+    INTERN(S_legal, "legal_mask");
+    INTERN(S_random, "random");
+    INTERN(S_getrandbits, "getrandbits");
+#undef INTERN
+    return PyModule_Create(&module_def);
+}

@@ -1,0 +1,41 @@
+from collections.abc import Sequence
+from typing import Any
+
+def init(
+    trick_strength: Sequence[Sequence[int]],
+    beaters: Sequence[Sequence[int]],
+    shown_void: Sequence[Sequence[int]],
+    seat_after: Sequence[Sequence[int]],
+    above: Sequence[int],
+    suit_masks: Sequence[int],
+    hearts: int,
+    non_hearts: int,
+    side_suits: Sequence[int],
+    /,
+) -> None: ...
+def choose_card(
+    seat: int,
+    hand: int,
+    legal: int,
+    trick: Sequence[int],
+    gone: int,
+    voids: Sequence[int],
+    bids: Sequence[int],
+    won: Sequence[int],
+    values: Sequence[int],
+    tricks_left: int,
+    /,
+) -> int: ...
+def rollout(state: Any, gone: int, voids: list[int], /) -> None: ...
+def location_deal(
+    rng: Any,
+    chances: bytes,
+    seat: int,
+    hand: int,
+    unknown: int,
+    caps: Sequence[int],
+    voids: Sequence[int],
+    rel: Sequence[int],
+    /,
+) -> list[int] | None: ...
+def estimate_tricks(hand: int, /) -> float: ...

@@ -1,0 +1,188 @@
+"""The bots' C inner loops (``bots/_speedups.c``) do what their Python twins
+do. The rollout plays the very cards of ``rollout.rollout`` with
+``heuristic.choose_card``: the same final states on the same deals, and the
+same card in every position, including positions with invented voids, bids
+and tricks won that reach the rarer branches of the heuristic. The location
+model's deal gives the same hands from the same random draws."""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+
+import pytest
+
+from fourhundred.bots import rollout as rollout_module
+from fourhundred.bots.expert import ExpertBot, ExpertOptions
+from fourhundred.bots.heuristic import HeuristicBot, choose_card, estimate_tricks
+from fourhundred.bots.knowledge import SUIT_MASKS, Knowledge
+from fourhundred.bots.locations import LocationSampler
+from fourhundred.bots.search import SearchBot, SearchOptions
+from fourhundred.engine import GameState, Phase, View, deal_masks, mask_of, preset, view_for
+
+if rollout_module.fast_rollout is None:  # pragma: no cover - the build has no C compiler
+    pytest.skip("the C rollout is not built", allow_module_level=True)
+
+from fourhundred.bots import _speedups
+
+
+def _play_state(rng: random.Random, preset_name: str, thirteen: bool) -> GameState:
+    """A deal bid by the heuristic (or with a 13 bid first), some cards in."""
+    s = GameState(preset(preset_name), first_dealer=rng.randrange(4))
+    s.deal(deal_masks(rng))
+    h = HeuristicBot()
+    if thirteen and 13 in s.legal_bids():
+        s.bid(13)
+    while s.phase is Phase.BID:
+        s.apply(h.choose(view_for(s, s.turn)))
+    for _ in range(rng.randrange(0, 30)):
+        if s.phase is not Phase.PLAY:
+            break
+        legal = [c for c in range(52) if s.legal_mask() >> c & 1]
+        s.play_unchecked(rng.choice(legal))
+    return s
+
+
+def _states(n: int, seed: int) -> list[GameState]:
+    rng = random.Random(seed)
+    out: list[GameState] = []
+    while len(out) < n:
+        s = _play_state(rng, rng.choice(("standard", "traditional")), rng.random() < 0.3)
+        if s.phase is Phase.PLAY:
+            out.append(s)
+    return out
+
+
+def test_the_c_rollout_ends_every_hand_as_the_python_one() -> None:
+    thirteens = 0
+    for s in _states(300, seed=5):
+        thirteens += s.thirteen_bidder >= 0
+        k = Knowledge.from_view(view_for(s, s.turn))
+        py, c = s.clone(), s.clone()
+        py_voids, c_voids = list(k.voids), list(k.voids)
+        rollout_module.rollout(py, k.gone, py_voids)
+        _speedups.rollout(c, k.gone, c_voids)
+        assert c.plays == py.plays
+        assert c.scores == py.scores
+        assert c_voids == py_voids
+        assert c.phase is py.phase
+    assert thirteens >= 5  # the hands a 13 bid ends early are among them
+
+
+def _random_position(rng: random.Random) -> tuple[object, ...]:
+    s = _play_state(rng, "standard", False)
+    while s.phase is not Phase.PLAY:
+        s = _play_state(rng, "standard", False)
+    k = Knowledge.from_view(view_for(s, s.turn))
+    voids = list(k.voids)
+    bids = list(k.bids)
+    won = list(k.won)
+    if rng.random() < 0.6:  # invent what the heuristic reads, within reason
+        voids = [v | (SUIT_MASKS[rng.randrange(4)] if rng.random() < 0.3 else 0) for v in voids]
+        bids = [rng.randrange(0, 8) for _ in range(4)]
+        won = [rng.randrange(0, 4) for _ in range(4)]
+    return (
+        k.seat,
+        k.hand,
+        mask_of(k.legal or ()),
+        list(k.trick),
+        k.gone,
+        voids,
+        bids,
+        won,
+        list(k.values),
+        k.tricks_left,
+    )
+
+
+def test_the_c_heuristic_chooses_every_card_as_the_python_one() -> None:
+    rng = random.Random(11)
+    leads = 0
+    for _ in range(3000):
+        args = _random_position(rng)
+        leads += not args[3]
+        assert _speedups.choose_card(*args) == choose_card(*args), args  # type: ignore[arg-type]
+    assert leads > 100
+
+
+def test_the_c_estimate_of_a_hands_tricks_is_the_python_one_to_the_last_bit() -> None:
+    rng = random.Random(4)
+    hands = [h for _ in range(3000) for h in deal_masks(rng)]
+    for _ in range(5000):  # long suits and void suits, rare in fair deals
+        pool = [c for s in rng.sample(range(4), 2) for c in range(13 * s, 13 * s + 13)]
+        hands.append(mask_of(rng.sample(pool, 13)))
+    for h in hands:
+        assert _speedups.estimate_tricks(h) == estimate_tricks(h), h
+
+
+def test_bad_arguments_are_refused_not_misread() -> None:
+    with pytest.raises(ValueError, match="no legal card"):
+        _speedups.choose_card(0, 1, 0, [], 0, [0] * 4, [0] * 4, [0] * 4, [0] * 4, 13)
+    with pytest.raises(ValueError, match="not a seat"):
+        _speedups.choose_card(4, 1, 1, [], 0, [0] * 4, [0] * 4, [0] * 4, [0] * 4, 13)
+    with pytest.raises(ValueError, match="bits beyond"):
+        _speedups.choose_card(0, 1 << 60, 1, [], 0, [0] * 4, [0] * 4, [0] * 4, [0] * 4, 13)
+    with pytest.raises(ValueError, match="at most 3 cards"):
+        _speedups.choose_card(0, 1, 1, [1, 2, 3, 4], 0, [0] * 4, [0] * 4, [0] * 4, [0] * 4, 13)
+    with pytest.raises(ValueError, match="voids"):
+        _speedups.choose_card(0, 1, 1, [], 0, [0] * 3, [0] * 4, [0] * 4, [0] * 4, 13)
+
+
+def test_the_c_location_deal_gives_the_python_deals_from_the_same_draws() -> None:
+    checked = 0
+    for i, s in enumerate(_states(60, seed=8)):
+        v = view_for(s, s.turn)
+        k = Knowledge.from_view(v)
+        fast = LocationSampler.for_view(v)
+        slow = dataclasses.replace(fast, fast=False)
+        a, b = random.Random(i), random.Random(i)
+        for _ in range(5):
+            assert fast(k, a) == slow(k, b)
+        assert a.getstate() == b.getstate()  # the same draws, no more, no fewer
+        checked += any(k.voids)
+    assert checked >= 10  # positions with voids shown are among them
+
+
+def test_a_deal_with_no_room_left_is_refused() -> None:
+    chances = LocationSampler.for_view(view_for(_states(1, seed=2)[0], 0)).packed
+    got = _speedups.location_deal(random.Random(1), chances, 0, 0, 1, [0] * 4, [0] * 4, [0] * 4)
+    assert got is None
+    with pytest.raises(ValueError, match="packed doubles"):
+        _speedups.location_deal(random.Random(1), b"", 0, 0, 1, [0] * 4, [0] * 4, [0] * 4)
+
+
+def _decisions(n: int, seed: int) -> list[View]:
+    """Views of the seat to act: bids and cards, from heuristic self-play."""
+    rng = random.Random(seed)
+    h = HeuristicBot()
+    out: list[View] = []
+    while len(out) < n:
+        s = GameState(preset("standard"), first_dealer=rng.randrange(4))
+        s.deal(deal_masks(rng))
+        stop = rng.randrange(0, 40)
+        while s.phase in (Phase.BID, Phase.PLAY) and stop > 0:
+            s.apply(h.choose(view_for(s, s.turn)))
+            stop -= 1
+        if s.phase in (Phase.BID, Phase.PLAY) and len(s.legal_actions()) > 1:
+            out.append(view_for(s, s.turn))
+    return out
+
+
+def test_the_fast_path_searches_the_same_deals_to_the_same_values() -> None:
+    """With a fixed number of deals, the search and the expert (the location
+    model's deals) find the very same tallies on and off the fast path."""
+    phases = set()
+    for i, v in enumerate(_decisions(16, seed=21)):
+        phases.add(v.phase)
+        for make in (
+            lambda fast: SearchBot(seed=i, iterations=12, options=SearchOptions(fast=fast)),
+            lambda fast: ExpertBot(
+                seed=i, iterations=12, options=ExpertOptions(fast=fast, inference=False)
+            ),
+        ):
+            slow, fast = make(False).search(v), make(True).search(v)
+            assert fast.deals == slow.deals == 12
+            assert fast.values.keys() == slow.values.keys()
+            for a, vs in slow.values.items():
+                assert fast.values[a] == vs, (i, a)
+    assert phases == {"bid", "play"}
