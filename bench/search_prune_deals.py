@@ -1,9 +1,16 @@
-"""How many more deals the pruning gives the search: the same positions
-searched at a budget with and without ``SearchOptions(prune=True)``, in one
-process, the deals each search got (medians over the positions and over
-repeated runs).
+"""How many more deals an option gives the search: the same positions
+searched at a budget with and without it, in one process, the deals each
+search got (medians over the positions and over repeated runs, the two
+interleaved so that both see the same machine).
 
-    .venv/bin/python bench/search_prune_deals.py [--positions N] [--budget-ms MS] [--runs R]
+    .venv/bin/python bench/search_prune_deals.py [--option prune|fast] [--positions N]
+        [--budget-ms MS] [--runs R]
+
+``prune`` (the default): the search with and without
+``SearchOptions(prune=True)``. ``fast``: the expert as shipped (the location
+model's deals) with and without its fast path, ``ExpertOptions(fast=...)``
+(rollouts, the deal and the bids' fit in C, each deal set into one rebuilt
+state), both unpruned so that every deal plays out every card.
 
 The positions are of heuristic self-play, in the first nine tricks (from
 three tricks left the solver takes over and nothing is pruned), with at
@@ -16,6 +23,7 @@ import argparse
 import random
 import statistics
 
+from fourhundred.bots.expert import ExpertBot, ExpertOptions
 from fourhundred.bots.heuristic import HeuristicBot
 from fourhundred.bots.knowledge import Knowledge
 from fourhundred.bots.search import SearchBot, SearchOptions, play_candidates
@@ -42,8 +50,17 @@ def positions(n: int, seed: int) -> list[View]:
     return out
 
 
+def _bot(option: str, on: bool, seed: int, budget_ms: int) -> SearchBot:
+    if option == "fast":
+        return ExpertBot(
+            seed=seed, budget_ms=budget_ms, workers=1, options=ExpertOptions(prune=False, fast=on)
+        )
+    return SearchBot(seed=seed, budget_ms=budget_ms, workers=1, options=SearchOptions(prune=on))
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--option", choices=("prune", "fast"), default="prune")
     ap.add_argument("--positions", type=int, default=60)
     ap.add_argument("--budget-ms", type=int, default=50)
     ap.add_argument("--runs", type=int, default=3)
@@ -54,18 +71,16 @@ def main() -> None:
     for run in range(args.runs):
         deals: dict[bool, list[int]] = {False: [], True: []}
         for i, v in enumerate(views):
-            for prune in (False, True) if (i + run) % 2 else (True, False):
-                bot = SearchBot(
-                    seed=i, budget_ms=args.budget_ms, workers=1, options=SearchOptions(prune=prune)
-                )
+            for on in (False, True) if (i + run) % 2 else (True, False):
+                bot = _bot(args.option, on, i, args.budget_ms)
                 bot.choose(v)
                 assert bot.last is not None
-                deals[prune].append(bot.last.deals)
-        plain, pruned = statistics.median(deals[False]), statistics.median(deals[True])
+                deals[on].append(bot.last.deals)
+        plain, with_it = statistics.median(deals[False]), statistics.median(deals[True])
         ratio = statistics.median(p / q for p, q in zip(deals[True], deals[False], strict=True))
         ratios.append(ratio)
         print(
-            f"run {run + 1}: median deals {plain:g} without, {pruned:g} with pruning;"
+            f"run {run + 1}: median deals {plain:g} without, {with_it:g} with {args.option};"
             f" median ratio by position {ratio:.2f}"
         )
     print(f"median ratio over {args.runs} runs: {statistics.median(ratios):.2f}")

@@ -42,10 +42,13 @@ class ExpertOptions(SearchOptions):
     last tricks (cheaper). ``learned_bids`` off keeps the heuristic's bid as
     the prior; ``locations`` off deals the hidden cards uniformly, as the
     search does, where the inference is not used (for measuring what each
-    part adds). ``prune`` is on (the search's option): the cards that fall
-    clearly behind the heuristic's or the leader stop being played out."""
+    part adds). ``prune`` and ``fast`` are on (the search's
+    options): the cards that fall clearly behind the heuristic's or the
+    leader stop being played out, and the deals are searched on the fast
+    path (rollouts in C)."""
 
     prune: bool = True
+    fast: bool = True
     inference: bool | None = None
     learned_bids: bool = True
     inference_window: int | None = None
@@ -121,5 +124,5 @@ class ExpertBot(SearchBot):
         if self.locations:
             from .locations import LocationSampler  # numpy, only once it plays
 
-            return LocationSampler.for_view(view)
+            return LocationSampler.for_view(view, fast=self.fast)
         return None
