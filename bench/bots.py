@@ -20,6 +20,7 @@ import time
 
 from fourhundred.bots import LEVELS, Bot, ExpertBot, make_bot, make_level
 from fourhundred.bots.knowledge import Knowledge
+from fourhundred.bots.rollout import fast_rollout
 from fourhundred.bots.sampling import sample_hands
 from fourhundred.bots.search import SearchBot, rollout
 from fourhundred.engine import GameState, Phase, View, deal_masks, state_from_view, view_for
@@ -41,8 +42,10 @@ def positions(n_deals: int, seed: int = 1) -> tuple[list[View], list[View]]:
     return bids, plays
 
 
-def rollouts_per_second(plays: list[View], seconds: float) -> float:
-    """Sampled deal + heuristic rollout to the end of the hand, per second."""
+def rollouts_per_second(plays: list[View], seconds: float, fast: bool = False) -> float:
+    """Sampled deal + heuristic rollout to the end of the hand, per second
+    (``fast``: the rollout in C, the very same cards)."""
+    roll = fast_rollout if fast and fast_rollout is not None else rollout
     rng = random.Random(2)
     done = 0
     t0 = time.perf_counter()
@@ -52,7 +55,7 @@ def rollouts_per_second(plays: list[View], seconds: float) -> float:
         i += 1
         k = Knowledge.from_view(v)
         st = state_from_view(v, sample_hands(k, rng))
-        rollout(st, k.gone, list(k.voids))
+        roll(st, k.gone, list(k.voids))
         done += 1
     return done / (time.perf_counter() - t0)
 
@@ -117,6 +120,7 @@ def main() -> None:
         return
     rows: list[tuple[str, list[float]]] = [
         ("rollouts/s (1 process: sample a deal, play it out)", []),
+        ("rollouts/s, the rollout in C (the same, the expert's fast path)", []),
         ("heuristic decisions/s", []),
         ("random decisions/s", []),
         ("search decisions/s at --budget-ms 50 (both cores)", []),
@@ -124,10 +128,11 @@ def main() -> None:
     ]
     for _ in range(args.repeats):
         rows[0][1].append(rollouts_per_second(plays, args.seconds))
-        rows[1][1].append(decisions_per_second("heuristic", views, args.seconds))
-        rows[2][1].append(decisions_per_second("random", views, args.seconds))
-        rows[3][1].append(decisions_per_second("search", views, args.seconds, budget_ms=50))
-        rows[4][1].append(
+        rows[1][1].append(rollouts_per_second(plays, args.seconds, fast=True))
+        rows[2][1].append(decisions_per_second("heuristic", views, args.seconds))
+        rows[3][1].append(decisions_per_second("random", views, args.seconds))
+        rows[4][1].append(decisions_per_second("search", views, args.seconds, budget_ms=50))
+        rows[5][1].append(
             decisions_per_second("expert", views, args.seconds, budget_ms=50, workers=1)
         )
     for label, xs in rows:
@@ -136,7 +141,9 @@ def main() -> None:
             + ", ".join(f"{x:,.0f}" for x in xs)
             + ")"
         )
-    heur = statistics.median(rows[1][1])
+    ratio = statistics.median(c / p for p, c in zip(rows[0][1], rows[1][1], strict=True))
+    print(f"rollouts in C over Python, by run: median ratio {ratio:.2f}")
+    heur = statistics.median(rows[2][1])
     print(f"heuristic: {1e6 / heur:.1f} us per decision (median)")
 
 

@@ -16,12 +16,14 @@ same, the inference judging only the plays of the last two tricks) or
 that beats it by half a standard error, not one), ``unpruned`` (the expert
 as shipped before the pruning of session 14) or ``pruned`` (the same,
 no longer playing out the cards that fall clearly behind: their deals go to
-the others; the expert as shipped since).
+the others; the expert as shipped in session 14), ``fast`` (the same on the
+fast path: the expert as shipped since session 15) or ``exact4`` (the same,
+solving exactly from four tricks left, not three, at any budget).
 ``--against`` plays it against another variant instead of the search (two
 variants that differ in one part show what that part adds with less noise:
-most of their decisions are the same). Every variant but ``pruned`` plays
-without the pruning, as they did when their figures in docs/bots.md were
-measured. Prints the arena's JSON report.
+most of their decisions are the same). Every variant but the last three plays
+without the pruning, and every one but the last two off the fast path, as
+they did when their figures in docs/bots.md were measured. Prints the arena's JSON report.
 """
 
 from __future__ import annotations
@@ -37,15 +39,17 @@ from fourhundred.bots.expert import ExpertBot, ExpertOptions
 from fourhundred.engine import preset
 
 VARIANTS: dict[str, ExpertOptions] = {
-    "no-inference": ExpertOptions(inference=False, prune=False),
-    "bidder-only": ExpertOptions(inference=False, locations=False, prune=False),
-    "locations-only": ExpertOptions(inference=False, learned_bids=False, prune=False),
-    "no-learned-bids": ExpertOptions(learned_bids=False, prune=False),
-    "full": ExpertOptions(inference=True, prune=False),
-    "cheap-inference": ExpertOptions(inference=True, inference_window=2, prune=False),
-    "z-half": ExpertOptions(inference=False, z=0.5, prune=False),
-    "unpruned": ExpertOptions(prune=False),
-    "pruned": ExpertOptions(prune=True),
+    "no-inference": ExpertOptions(inference=False, prune=False, fast=False),
+    "bidder-only": ExpertOptions(inference=False, locations=False, prune=False, fast=False),
+    "locations-only": ExpertOptions(inference=False, learned_bids=False, prune=False, fast=False),
+    "no-learned-bids": ExpertOptions(learned_bids=False, prune=False, fast=False),
+    "full": ExpertOptions(inference=True, prune=False, fast=False),
+    "cheap-inference": ExpertOptions(inference=True, inference_window=2, prune=False, fast=False),
+    "z-half": ExpertOptions(inference=False, z=0.5, prune=False, fast=False),
+    "unpruned": ExpertOptions(prune=False, fast=False),
+    "pruned": ExpertOptions(prune=True, fast=False),
+    "fast": ExpertOptions(),
+    "exact4": ExpertOptions(exact=4),
 }
 
 

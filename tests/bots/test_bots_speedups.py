@@ -168,21 +168,43 @@ def _decisions(n: int, seed: int) -> list[View]:
     return out
 
 
+def _searcher(kind: str, fast: bool, seed: int) -> SearchBot:
+    if kind == "search":
+        return SearchBot(seed=seed, iterations=12, options=SearchOptions(fast=fast))
+    return ExpertBot(seed=seed, iterations=12, options=ExpertOptions(fast=fast, inference=False))
+
+
 def test_the_fast_path_searches_the_same_deals_to_the_same_values() -> None:
     """With a fixed number of deals, the search and the expert (the location
     model's deals) find the very same tallies on and off the fast path."""
     phases = set()
     for i, v in enumerate(_decisions(16, seed=21)):
         phases.add(v.phase)
-        for make in (
-            lambda fast: SearchBot(seed=i, iterations=12, options=SearchOptions(fast=fast)),
-            lambda fast: ExpertBot(
-                seed=i, iterations=12, options=ExpertOptions(fast=fast, inference=False)
-            ),
-        ):
-            slow, fast = make(False).search(v), make(True).search(v)
+        for kind in ("search", "expert"):
+            slow = _searcher(kind, False, i).search(v)
+            fast = _searcher(kind, True, i).search(v)
             assert fast.deals == slow.deals == 12
             assert fast.values.keys() == slow.values.keys()
             for a, vs in slow.values.items():
-                assert fast.values[a] == vs, (i, a)
+                assert fast.values[a] == vs, (kind, i, a)
     assert phases == {"bid", "play"}
+
+
+def test_the_c_loops_compute_no_rule_of_their_own() -> None:
+    """The engine is the only place a rule is computed: the C takes the
+    engine's tables and plays through ``play_unchecked``. A guard against the
+    shapes a copied rule takes in C (seat arithmetic, a suit compared)."""
+    import re
+    from pathlib import Path
+
+    source = (Path(_speedups.__file__).parent / "_speedups.c").read_text()
+    code = re.sub(r"/\*.*?\*/", "", source, flags=re.S)
+    for shape in (
+        r"%\s*4\b",
+        r"&\s*3\b",
+        r"\^\s*2\b",
+        r"/\s*13\s*[=!<>]=?",
+        r"\bsuit\w*\s*==\s*2\b",
+    ):
+        assert not re.search(shape, code), shape
+    assert "play_unchecked" in source and "TRICK_STRENGTH" in source

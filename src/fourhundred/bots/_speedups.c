@@ -240,7 +240,7 @@ static int choose(const Pos *p) /* NOLINT(readability-function-size): heuristic.
     int led = p->trick[0] / 13;
     int wi = winner_index(p->trick, n);
     int best = p->trick[wi];
-    int wseat = around[(wi - n + 4) % 4];
+    int wseat = around[4 + wi - n]; /* n - wi seats before ours */
     int later[1] = {o1};
     Play q = {p, outstanding, legal & BEAT[led][best], led, (legal & SUITM[led]) != 0,
               need_me, need_p > 0 && need_me == 0, later, n < 3 ? 1 : 0};

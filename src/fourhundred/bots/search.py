@@ -146,13 +146,16 @@ class SearchOptions:
     ``_speedups.c``, about ten times faster than in Python, and each deal
     set into one state rebuilt from the view), so more deals fit the
     budget. Both are off in the search, the fixed baseline the expert
-    is measured against, and on in the expert."""
+    is measured against, and on in the expert. ``exact``: solve the play
+    exactly from this many tricks left (default: by the budget,
+    :func:`exact_tricks_for`)."""
 
     z: float = Z_SCORE
     search_bids: bool = True
     search_play: bool = True
     prune: bool = False
     fast: bool = False
+    exact: int | None = None
 
 
 def exact_tricks_for(budget_ms: float) -> int:
@@ -384,6 +387,7 @@ class SearchBot(Bot):
         self.search_play = options.search_play
         self.prune = options.prune
         self.fast = options.fast
+        self.exact = options.exact
         if self.workers > 1:
             worker_pool(self.workers - 1)  # start the workers now, not on move one
 
@@ -432,7 +436,7 @@ class SearchBot(Bot):
         """The tally of every candidate action in ``view``, within the
         budget (or ``iterations`` deals); ``keep``: see :attr:`Limits.keep`."""
         seed = self._rng.getrandbits(63)
-        exact = exact_tricks_for(self.budget)
+        exact = exact_tricks_for(self.budget) if self.exact is None else self.exact
         if self.iterations is not None:
             deadline = float("inf")
             max_deals = self.iterations
