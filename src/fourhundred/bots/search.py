@@ -29,7 +29,7 @@ from __future__ import annotations
 import math
 import random
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from concurrent.futures import Future
 from dataclasses import dataclass
 from typing import Final
@@ -41,9 +41,7 @@ from fourhundred.engine import (
     Phase,
     View,
     mask_of,
-    state_from_view,
     team_of,
-    with_hands,
 )
 
 from .base import Bot
@@ -54,7 +52,8 @@ from .heuristic import (
     heuristic_card,
 )
 from .knowledge import ABOVE, Knowledge
-from .rollout import fast_rollout, rollout, team_value, voids_after
+from .limits import Limits, Sampler
+from .rollout import rollout, team_value, voids_after
 from .sampling import sample_hands
 from .searchpool import default_workers, worker_pool
 from .solver import Scorer, distinct_cards, solve_root
@@ -64,6 +63,7 @@ __all__ = [
     "DEFAULT_BUDGET_MS",
     "Z_SCORE",
     "Limits",
+    "Sampler",
     "SearchBot",
     "SearchOptions",
     "Tally",
@@ -75,10 +75,6 @@ __all__ = [
     "representative",
     "rollout",
 ]
-
-Sampler = Callable[[Knowledge, random.Random], list[int]]
-"""Deals the hidden cards of a view: ``sampler(knowledge, rng)`` gives every
-seat's unplayed cards."""
 
 DEFAULT_BUDGET_MS: Final = 500
 Z_SCORE: Final = 1.0
@@ -92,47 +88,6 @@ card, deal by deal, to be dropped from a pruning search
 _SAFETY: Final = 0.75
 """Share of the budget the search plans to use (the rest covers the
 overheads: pickling the view, waking the workers, adding up)."""
-
-
-@dataclass(frozen=True, slots=True)
-class Limits:
-    """How far one process searches: until ``deadline`` (a
-    ``time.monotonic()`` value) or ``max_deals`` deals, solving exactly from
-    ``exact`` tricks left, the hidden cards dealt by ``sampler`` (default
-    :func:`.sampling.sample_hands`), the bids valued ``bids`` (default: those
-    near the heuristic's). Pickled to the workers."""
-
-    deadline: float = float("inf")
-    max_deals: int = 1_000_000
-    exact: int = 3
-    sampler: Sampler | None = None
-    bids: tuple[int, ...] | None = None
-    keep: int | None = None
-    """A card the choice is measured against (the heuristic's): any other
-    that falls clearly behind it, or behind the card with the best mean so
-    far, stops being played out (``PRUNE_Z``)."""
-    fast: bool = False
-    """The fast path (the same deals and cards, sooner): roll out in C
-    where it is built, and set each deal into one state rebuilt from the
-    view instead of rebuilding it (``with_hands``)."""
-
-    def roller(self) -> Callable[[GameState, int, list[int]], None]:
-        """The rollout these limits ask for."""
-        return fast_rollout if self.fast and fast_rollout is not None else rollout
-
-    def builder(self, view: View) -> Callable[[list[int]], GameState]:
-        """The state of ``view`` with a sampled deal's hands."""
-        if not self.fast:
-            return lambda hands: state_from_view(view, hands)
-        template: list[GameState] = []
-
-        def build(hands: list[int]) -> GameState:
-            if not template:
-                template.append(state_from_view(view, hands))
-                return template[0]
-            return with_hands(template[0], hands)
-
-        return build
 
 
 @dataclass(frozen=True, slots=True)

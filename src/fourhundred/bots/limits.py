@@ -1,0 +1,61 @@
+"""How far one process of a search goes (:class:`Limits`, pickled to the
+worker processes) and the machinery it asks for: the rollout and the
+rebuilt state of each sampled deal, on the fast path or not."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from fourhundred.engine import GameState, View, state_from_view, with_hands
+
+from .knowledge import Knowledge
+from .rollout import fast_rollout, rollout
+
+__all__ = ["Limits", "Sampler"]
+
+Sampler = Callable[[Knowledge, random.Random], list[int]]
+"""Deals the hidden cards of a view: ``sampler(knowledge, rng)`` gives every
+seat's unplayed cards."""
+
+
+@dataclass(frozen=True, slots=True)
+class Limits:
+    """How far one process searches: until ``deadline`` (a
+    ``time.monotonic()`` value) or ``max_deals`` deals, solving exactly from
+    ``exact`` tricks left, the hidden cards dealt by ``sampler`` (default
+    :func:`.sampling.sample_hands`), the bids valued ``bids`` (default: those
+    near the heuristic's). Pickled to the workers."""
+
+    deadline: float = float("inf")
+    max_deals: int = 1_000_000
+    exact: int = 3
+    sampler: Sampler | None = None
+    bids: tuple[int, ...] | None = None
+    keep: int | None = None
+    """A card the choice is measured against (the heuristic's): any other
+    that falls clearly behind it, or behind the card with the best mean so
+    far, stops being played out (``PRUNE_Z``)."""
+    fast: bool = False
+    """The fast path (the same deals and cards, sooner): roll out in C
+    where it is built, and set each deal into one state rebuilt from the
+    view instead of rebuilding it (``with_hands``)."""
+
+    def roller(self) -> Callable[[GameState, int, list[int]], None]:
+        """The rollout these limits ask for."""
+        return fast_rollout if self.fast and fast_rollout is not None else rollout
+
+    def builder(self, view: View) -> Callable[[list[int]], GameState]:
+        """The state of ``view`` with a sampled deal's hands."""
+        if not self.fast:
+            return lambda hands: state_from_view(view, hands)
+        template: list[GameState] = []
+
+        def build(hands: list[int]) -> GameState:
+            if not template:
+                template.append(state_from_view(view, hands))
+                return template[0]
+            return with_hands(template[0], hands)
+
+        return build
