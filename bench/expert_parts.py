@@ -17,12 +17,14 @@ that beats it by half a standard error, not one), ``unpruned`` (the expert
 as shipped before the pruning of session 14) or ``pruned`` (the same,
 no longer playing out the cards that fall clearly behind: their deals go to
 the others; the expert as shipped in session 14), ``fast`` (the same on the
-fast path: the expert as shipped since session 15) or ``exact4`` (the same,
-solving exactly from four tricks left, not three, at any budget).
+fast path: the expert as shipped since session 15), ``exact4`` (the same,
+solving exactly from four tricks left, not three, at any budget),
+``fast-uniform`` (the same with the search's uniform deals, not the
+location model's) or ``fast-unpruned`` (the same playing out every card).
 ``--against`` plays it against another variant instead of the search (two
 variants that differ in one part show what that part adds with less noise:
-most of their decisions are the same). Every variant but the last three plays
-without the pruning, and every one but the last two off the fast path, as
+most of their decisions are the same). Every variant before ``pruned`` plays
+without the pruning, and every one before ``fast`` off the fast path, as
 they did when their figures in docs/bots.md were measured. Prints the arena's JSON report.
 """
 
@@ -50,6 +52,8 @@ VARIANTS: dict[str, ExpertOptions] = {
     "pruned": ExpertOptions(prune=True, fast=False),
     "fast": ExpertOptions(),
     "exact4": ExpertOptions(exact=4),
+    "fast-uniform": ExpertOptions(locations=False),
+    "fast-unpruned": ExpertOptions(prune=False),
 }
 
 
