@@ -303,44 +303,54 @@ static int read_u64(PyObject *o, uint64_t *out)
     return 0;
 }
 
-static int read_longs(PyObject *seq, long *out, Py_ssize_t want, const char *what)
+typedef int (*ReadOne)(PyObject *, void *);
+
+static int one_long(PyObject *o, void *out)
+{
+    long v = PyLong_AsLong(o);
+    if (v == -1 && PyErr_Occurred())
+        return -1;
+    *(long *)out = v;
+    return 0;
+}
+
+static int one_int(PyObject *o, void *out)
+{
+    long v;
+    if (one_long(o, &v) < 0)
+        return -1;
+    *(int *)out = (int)v;
+    return 0;
+}
+
+static int one_mask(PyObject *o, void *out) { return read_u64(o, out); }
+
+/* want items of seq, each read by one into out (items of size bytes). */
+static int read_seq(PyObject *seq, void *out, size_t size, Py_ssize_t want, ReadOne one,
+                    const char *what)
 {
     PyObject *f = PySequence_Fast(seq, what);
     if (!f)
         return -1;
+    int r = 0;
     if (PySequence_Fast_GET_SIZE(f) != want) {
         PyErr_Format(PyExc_ValueError, "%s: expected %zd values", what, want);
-        Py_DECREF(f);
-        return -1;
+        r = -1;
     }
-    for (Py_ssize_t i = 0; i < want; i++) {
-        out[i] = PyLong_AsLong(PySequence_Fast_GET_ITEM(f, i));
-        if (out[i] == -1 && PyErr_Occurred()) {
-            Py_DECREF(f);
-            return -1;
-        }
-    }
+    for (Py_ssize_t i = 0; r == 0 && i < want; i++)
+        r = one(PySequence_Fast_GET_ITEM(f, i), (char *)out + i * size);
     Py_DECREF(f);
-    return 0;
+    return r;
+}
+
+static int read_longs(PyObject *seq, long *out, Py_ssize_t want, const char *what)
+{
+    return read_seq(seq, out, sizeof *out, want, one_long, what);
 }
 
 static int read_masks(PyObject *seq, uint64_t *out, Py_ssize_t want, const char *what)
 {
-    PyObject *f = PySequence_Fast(seq, what);
-    if (!f)
-        return -1;
-    if (PySequence_Fast_GET_SIZE(f) != want) {
-        PyErr_Format(PyExc_ValueError, "%s: expected %zd masks", what, want);
-        Py_DECREF(f);
-        return -1;
-    }
-    for (Py_ssize_t i = 0; i < want; i++)
-        if (read_u64(PySequence_Fast_GET_ITEM(f, i), &out[i]) < 0) {
-            Py_DECREF(f);
-            return -1;
-        }
-    Py_DECREF(f);
-    return 0;
+    return read_seq(seq, out, sizeof *out, want, one_mask, what);
 }
 
 static int read_trick(PyObject *seq, int *trick, int *n)
@@ -765,47 +775,23 @@ static PyObject *py_location_deal(PyObject *module, PyObject *const *args, Py_ss
 
 /* ---- the engine's tables ---- */
 
-static int read_table(PyObject *seq, uint64_t *out, Py_ssize_t rows, Py_ssize_t cols,
-                      const char *what)
+/* A table of rows x cols items, each read by one. */
+static int read_rows(PyObject *seq, void *out, size_t size, Py_ssize_t rows, Py_ssize_t cols,
+                     ReadOne one, const char *what)
 {
     PyObject *f = PySequence_Fast(seq, what);
     if (!f)
         return -1;
+    int r = 0;
     if (PySequence_Fast_GET_SIZE(f) != rows) {
         PyErr_Format(PyExc_ValueError, "%s: expected %zd rows", what, rows);
-        Py_DECREF(f);
-        return -1;
+        r = -1;
     }
-    for (Py_ssize_t i = 0; i < rows; i++)
-        if (read_masks(PySequence_Fast_GET_ITEM(f, i), out + i * cols, cols, what) < 0) {
-            Py_DECREF(f);
-            return -1;
-        }
+    for (Py_ssize_t i = 0; r == 0 && i < rows; i++)
+        r = read_seq(PySequence_Fast_GET_ITEM(f, i), (char *)out + i * cols * size, size, cols,
+                     one, what);
     Py_DECREF(f);
-    return 0;
-}
-
-static int read_ints(PyObject *seq, int *out, Py_ssize_t rows, Py_ssize_t cols, const char *what)
-{
-    long row[DECK];
-    PyObject *f = PySequence_Fast(seq, what);
-    if (!f)
-        return -1;
-    if (PySequence_Fast_GET_SIZE(f) != rows) {
-        PyErr_Format(PyExc_ValueError, "%s: expected %zd rows", what, rows);
-        Py_DECREF(f);
-        return -1;
-    }
-    for (Py_ssize_t i = 0; i < rows; i++) {
-        if (read_longs(PySequence_Fast_GET_ITEM(f, i), row, cols, what) < 0) {
-            Py_DECREF(f);
-            return -1;
-        }
-        for (Py_ssize_t j = 0; j < cols; j++)
-            out[i * cols + j] = (int)row[j];
-    }
-    Py_DECREF(f);
-    return 0;
+    return r;
 }
 
 static PyObject *py_init(PyObject *module, PyObject *args)
@@ -817,10 +803,10 @@ static PyObject *py_init(PyObject *module, PyObject *args)
         return NULL;
     long side_l[3];
     ready = 0;
-    if (read_ints(strength, &STRENGTH[0][0], 4, DECK, "trick_strength") < 0 ||
-        read_table(beaters, &BEAT[0][0], 4, DECK, "beaters") < 0 ||
-        read_table(shown, &SHOWN[0][0], DECK, DECK, "shown_void") < 0 ||
-        read_ints(after, &AFTER[0][0], 4, 4, "seat_after") < 0 ||
+    if (read_rows(strength, STRENGTH, sizeof(int), 4, DECK, one_int, "trick_strength") < 0 ||
+        read_rows(beaters, BEAT, sizeof(uint64_t), 4, DECK, one_mask, "beaters") < 0 ||
+        read_rows(shown, SHOWN, sizeof(uint64_t), DECK, DECK, one_mask, "shown_void") < 0 ||
+        read_rows(after, AFTER, sizeof(int), 4, 4, one_int, "seat_after") < 0 ||
         read_masks(above, ABOVE, DECK, "above") < 0 || read_masks(suits, SUITM, 4, "suit_masks") < 0 ||
         read_longs(side, side_l, 3, "side_suits") < 0)
         return NULL;
