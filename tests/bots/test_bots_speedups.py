@@ -3,7 +3,8 @@ do. The rollout plays the very cards of ``rollout.rollout`` with
 ``heuristic.choose_card``: the same final states on the same deals, and the
 same card in every position, including positions with invented voids, bids
 and tricks won that reach the rarer branches of the heuristic. The location
-model's deal gives the same hands from the same random draws."""
+model's deal and the search's own deal of the hidden cards give the same
+hands from the same random draws."""
 
 from __future__ import annotations
 
@@ -17,6 +18,7 @@ from fourhundred.bots.expert import ExpertBot, ExpertOptions
 from fourhundred.bots.heuristic import HeuristicBot, choose_card, estimate_tricks
 from fourhundred.bots.knowledge import SUIT_MASKS, Knowledge
 from fourhundred.bots.locations import LocationSampler
+from fourhundred.bots.sampling import sample_hands
 from fourhundred.bots.search import SearchBot, SearchOptions
 from fourhundred.engine import GameState, Phase, View, deal_masks, mask_of, preset, view_for
 
@@ -143,12 +145,33 @@ def test_the_c_location_deal_gives_the_python_deals_from_the_same_draws() -> Non
     assert checked >= 10  # positions with voids shown are among them
 
 
+def test_the_c_uniform_deal_gives_the_python_deals_from_the_same_draws() -> None:
+    """The search's sampler on the fast path: the same deals, weighed by the
+    bids the same way, from the same draws (and the careful deal that takes
+    over after dead ends, still Python, is reached: positions with voids)."""
+    checked = 0
+    for i, s in enumerate(_states(80, seed=9)):
+        k = Knowledge.from_view(view_for(s, s.turn))
+        a, b = random.Random(i), random.Random(i)
+        for _ in range(5):
+            assert sample_hands(k, a, fast=True) == sample_hands(k, b)
+            assert sample_hands(k, a, False, fast=True) == sample_hands(k, b, False)
+        assert a.getstate() == b.getstate()  # the same draws, no more, no fewer
+        checked += sum(v.bit_count() for v in k.voids) >= 2
+    assert checked >= 10  # positions with voids shown are among them
+
+
 def test_a_deal_with_no_room_left_is_refused() -> None:
     chances = LocationSampler.for_view(view_for(_states(1, seed=2)[0], 0)).packed
     got = _speedups.location_deal(random.Random(1), chances, 0, 0, 1, [0] * 4, [0] * 4, [0] * 4)
     assert got is None
     with pytest.raises(ValueError, match="packed doubles"):
         _speedups.location_deal(random.Random(1), b"", 0, 0, 1, [0] * 4, [0] * 4, [0] * 4)
+    assert _speedups.uniform_deal(random.Random(1), 0, 0, 1, [0] * 4, [0] * 4) is None
+    with pytest.raises(ValueError, match="not a seat"):
+        _speedups.uniform_deal(random.Random(1), 5, 0, 1, [0] * 4, [0] * 4)
+    with pytest.raises(ValueError, match="caps"):
+        _speedups.uniform_deal(random.Random(1), 0, 0, 1, [0, 14, 0, 0], [0] * 4)
 
 
 def _decisions(n: int, seed: int) -> list[View]:

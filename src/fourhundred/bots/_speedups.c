@@ -664,51 +664,21 @@ static int uniform(PyObject *rng, double *out)
     return (*out == -1.0 && PyErr_Occurred()) ? -1 : 0;
 }
 
-/* location_deal(rng, chances, seat, hand, unknown, caps, voids, rel):
- * LocationSampler._deal. chances: 52 x 3 doubles (native, packed); caps:
- * the cards each seat still holds; rel: by seat, the column of chances. */
-static PyObject *py_location_deal(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+/* Deals the unknown cards to the seats other than seat, suit by suit (the
+ * suits with the fewest seats that may hold them first, each shuffled), each
+ * card to a seat drawn in proportion to its weight: with chances (52 x 3,
+ * rel: each seat's column), LocationSampler._deal's; without,
+ * sampling._deal_once's (the cards the seat still has room for). 1: dealt
+ * into hands; 0: a dead end (None in Python); -1: an error. */
+static int deal(PyObject *rng, long seat, uint64_t unknown, const long *caps,
+                const uint64_t *voids, const double (*chances)[3], const long *rel,
+                uint64_t *hands)
 {
-    if (nargs != 8) {
-        PyErr_SetString(PyExc_TypeError,
-                        "location_deal(rng, chances, seat, hand, unknown, caps, voids, rel)");
-        return NULL;
-    }
-    if (not_ready())
-        return NULL;
-    PyObject *rng = args[0];
-    Py_buffer buf;
-    if (PyObject_GetBuffer(args[1], &buf, PyBUF_SIMPLE) < 0)
-        return NULL;
-    if (buf.len != (Py_ssize_t)(sizeof(double) * DECK * 3)) {
-        PyBuffer_Release(&buf);
-        PyErr_SetString(PyExc_ValueError, "chances: 52 x 3 packed doubles expected");
-        return NULL;
-    }
-    double chances[DECK][3];
-    memcpy(chances, buf.buf, sizeof chances);
-    PyBuffer_Release(&buf);
-    long seat = PyLong_AsLong(args[2]), caps_l[4], rel[4];
-    uint64_t hand, unknown, voids[4], hands[4] = {0, 0, 0, 0};
-    if ((seat == -1 && PyErr_Occurred()) || read_u64(args[3], &hand) < 0 ||
-        read_u64(args[4], &unknown) < 0 || read_longs(args[5], caps_l, 4, "caps") < 0 ||
-        read_masks(args[6], voids, 4, "voids") < 0 || read_longs(args[7], rel, 4, "rel") < 0)
-        return NULL;
-    if (seat < 0 || seat > 3) {
-        PyErr_Format(PyExc_ValueError, "%ld is not a seat", seat);
-        return NULL;
-    }
-    for (int s = 0; s < 4; s++)
-        if (s != seat && (rel[s] < 0 || rel[s] > 2)) {
-            PyErr_SetString(PyExc_ValueError, "rel: a column 0..2 for each other seat");
-            return NULL;
-        }
-    hands[seat] = hand;
     long cap[4];
     double share[4];
     int elig[4][3], nelig[4];
     for (int s = 0; s < 4; s++) {
-        cap[s] = caps_l[s];
+        cap[s] = caps[s];
         share[s] = 1.0 / (double)(cap[s] > 1 ? cap[s] : 1);
     }
     for (int su = 0; su < 4; su++) {
@@ -733,30 +703,30 @@ static PyObject *py_location_deal(PyObject *module, PyObject *const *args, Py_ss
         for (int i = n - 1; i >= 1; i--) { /* random.shuffle */
             long j = randbelow(rng, i + 1);
             if (j < 0)
-                return NULL;
+                return -1;
             int t = cards[i];
             cards[i] = cards[j];
             cards[j] = t;
         }
         for (int ci = 0; ci < n; ci++) {
             int c = cards[ci];
-            const double *p = chances[c];
-            double total = 0.0, r;
+            double w[3], total = 0.0, r;
             for (int i = 0; i < ns; i++) {
                 int s = seats[i];
-                total += (double)cap[s] * share[s] * p[rel[s]] + 1e-9 * (double)cap[s];
+                w[i] = chances ? (double)cap[s] * share[s] * chances[c][rel[s]] + 1e-9 * (double)cap[s]
+                               : (double)cap[s];
+                total += w[i];
             }
             if (total <= 0.0)
-                Py_RETURN_NONE;
+                return 0;
             if (uniform(rng, &r) < 0)
-                return NULL;
+                return -1;
             r *= total;
             int pick = -1;
             for (int i = 0; i < ns; i++) {
-                int s = seats[i];
-                r -= (double)cap[s] * share[s] * p[rel[s]] + 1e-9 * (double)cap[s];
-                if (r < 0.0 && cap[s]) {
-                    pick = s;
+                r -= w[i];
+                if (r < 0.0 && cap[seats[i]]) {
+                    pick = seats[i];
                     break;
                 }
             }
@@ -764,13 +734,98 @@ static PyObject *py_location_deal(PyObject *module, PyObject *const *args, Py_ss
                 if (cap[seats[i]])
                     pick = seats[i];
             if (pick < 0)
-                Py_RETURN_NONE;
+                return 0;
             hands[pick] |= (uint64_t)1 << c;
             cap[pick]--;
         }
     }
+    return 1;
+}
+
+/* The arguments both deals share: seat, hand, unknown, caps, voids. */
+static int read_deal_args(PyObject *const *args, long *seat, uint64_t *hand, uint64_t *unknown,
+                          long *caps, uint64_t *voids)
+{
+    *seat = PyLong_AsLong(args[0]);
+    if ((*seat == -1 && PyErr_Occurred()) || read_u64(args[1], hand) < 0 ||
+        read_u64(args[2], unknown) < 0 || read_longs(args[3], caps, 4, "caps") < 0 ||
+        read_masks(args[4], voids, 4, "voids") < 0)
+        return -1;
+    if (*seat < 0 || *seat > 3) {
+        PyErr_Format(PyExc_ValueError, "%ld is not a seat", *seat);
+        return -1;
+    }
+    for (int s = 0; s < 4; s++)
+        if (caps[s] < 0 || caps[s] > 13) {
+            PyErr_SetString(PyExc_ValueError, "caps: 0..13 cards for each seat");
+            return -1;
+        }
+    return 0;
+}
+
+static PyObject *dealt(int r, uint64_t *hands)
+{
+    if (r < 0)
+        return NULL;
+    if (r == 0)
+        Py_RETURN_NONE;
     return Py_BuildValue("[KKKK]", (unsigned long long)hands[0], (unsigned long long)hands[1],
                          (unsigned long long)hands[2], (unsigned long long)hands[3]);
+}
+
+/* location_deal(rng, chances, seat, hand, unknown, caps, voids, rel):
+ * LocationSampler._deal. chances: 52 x 3 doubles (native, packed); caps:
+ * the cards each seat still holds; rel: by seat, the column of chances. */
+static PyObject *py_location_deal(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs != 8) {
+        PyErr_SetString(PyExc_TypeError,
+                        "location_deal(rng, chances, seat, hand, unknown, caps, voids, rel)");
+        return NULL;
+    }
+    if (not_ready())
+        return NULL;
+    Py_buffer buf;
+    if (PyObject_GetBuffer(args[1], &buf, PyBUF_SIMPLE) < 0)
+        return NULL;
+    if (buf.len != (Py_ssize_t)(sizeof(double) * DECK * 3)) {
+        PyBuffer_Release(&buf);
+        PyErr_SetString(PyExc_ValueError, "chances: 52 x 3 packed doubles expected");
+        return NULL;
+    }
+    double chances[DECK][3];
+    memcpy(chances, buf.buf, sizeof chances);
+    PyBuffer_Release(&buf);
+    long seat, caps[4], rel[4];
+    uint64_t hand, unknown, voids[4], hands[4] = {0, 0, 0, 0};
+    if (read_deal_args(args + 2, &seat, &hand, &unknown, caps, voids) < 0 ||
+        read_longs(args[7], rel, 4, "rel") < 0)
+        return NULL;
+    for (int s = 0; s < 4; s++)
+        if (s != seat && (rel[s] < 0 || rel[s] > 2)) {
+            PyErr_SetString(PyExc_ValueError, "rel: a column 0..2 for each other seat");
+            return NULL;
+        }
+    hands[seat] = hand;
+    return dealt(deal(args[0], seat, unknown, caps, voids, chances, rel, hands), hands);
+}
+
+/* uniform_deal(rng, seat, hand, unknown, caps, voids): sampling._deal_once,
+ * each card to a seat in proportion to the room it has left. */
+static PyObject *py_uniform_deal(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs != 6) {
+        PyErr_SetString(PyExc_TypeError, "uniform_deal(rng, seat, hand, unknown, caps, voids)");
+        return NULL;
+    }
+    if (not_ready())
+        return NULL;
+    long seat, caps[4];
+    uint64_t hand, unknown, voids[4], hands[4] = {0, 0, 0, 0};
+    if (read_deal_args(args + 1, &seat, &hand, &unknown, caps, voids) < 0)
+        return NULL;
+    hands[seat] = hand;
+    return dealt(deal(args[0], seat, unknown, caps, voids, NULL, NULL, hands), hands);
 }
 
 /* ---- the engine's tables ---- */
@@ -829,6 +884,8 @@ static PyMethodDef module_methods[] = {
      "heuristic_bidding.estimate_tricks, in C."},
     {"location_deal", (PyCFunction)(void (*)(void))py_location_deal, METH_FASTCALL,
      "LocationSampler._deal, in C, drawing from the same random.Random."},
+    {"uniform_deal", (PyCFunction)(void (*)(void))py_uniform_deal, METH_FASTCALL,
+     "sampling._deal_once, in C, drawing from the same random.Random."},
     {NULL},
 };
 

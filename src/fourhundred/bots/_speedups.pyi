@@ -38,4 +38,13 @@ def location_deal(
     rel: Sequence[int],
     /,
 ) -> list[int] | None: ...
+def uniform_deal(
+    rng: Any,
+    seat: int,
+    hand: int,
+    unknown: int,
+    caps: Sequence[int],
+    voids: Sequence[int],
+    /,
+) -> list[int] | None: ...
 def estimate_tricks(hand: int, /) -> float: ...

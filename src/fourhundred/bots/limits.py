@@ -12,6 +12,7 @@ from fourhundred.engine import GameState, View, state_from_view, with_hands
 
 from .knowledge import Knowledge
 from .rollout import fast_rollout, rollout
+from .sampling import fast_sample_hands, sample_hands
 
 __all__ = ["Limits", "Sampler"]
 
@@ -41,6 +42,12 @@ class Limits:
     """The fast path (the same deals and cards, sooner): roll out in C
     where it is built, and set each deal into one state rebuilt from the
     view instead of rebuilding it (``with_hands``)."""
+
+    def dealer(self) -> Sampler:
+        """The sampler of the hidden cards these limits ask for."""
+        if self.sampler is not None:
+            return self.sampler
+        return fast_sample_hands if self.fast else sample_hands
 
     def roller(self) -> Callable[[GameState, int, list[int]], None]:
         """The rollout these limits ask for."""

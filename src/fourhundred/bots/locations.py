@@ -232,7 +232,7 @@ class LocationSampler:
                 w *= bid_likelihood(k, s, hands[s] | k.played_by[s], estimate)
             if rng.random() < w:
                 return hands
-        return sample_hands(k, rng)
+        return sample_hands(k, rng, fast=self.fast)
 
     def _deal(self, k: Knowledge, rng: random.Random, others: tuple[int, ...]) -> list[int] | None:
         hands = [0, 0, 0, 0]

@@ -29,8 +29,9 @@ from fourhundred.engine import cards_of, lowest_bid
 
 from .heuristic import estimate_tricks
 from .knowledge import SUIT_MASKS, Knowledge
+from .speedups import fast_estimate_tricks, fast_uniform_deal
 
-__all__ = ["bid_likelihood", "sample_hands"]
+__all__ = ["bid_likelihood", "fast_sample_hands", "sample_hands"]
 
 _TRIES: Final = 12
 """Deals drawn per accepted sample at most (the best-fitting one is kept)."""
@@ -161,18 +162,34 @@ def _deal_careful(k: Knowledge, rng: random.Random, others: tuple[int, ...]) -> 
     return hands
 
 
-def sample_hands(k: Knowledge, rng: random.Random, weigh_bids: bool = True) -> list[int]:
+def sample_hands(
+    k: Knowledge, rng: random.Random, weigh_bids: bool = True, *, fast: bool = False
+) -> list[int]:
     """Every seat's unplayed cards: this seat's own, and a random deal of the
     hidden cards consistent with the counts, the voids and (when
     ``weigh_bids``) the bids. Raises ``ValueError`` if the view admits no
-    deal at all (it cannot come from a real game)."""
+    deal at all (it cannot come from a real game). ``fast``: deal and weigh
+    in C where it is built (:mod:`.speedups`: the same deal from the same
+    draws)."""
     others = tuple(s for s in range(4) if s != k.seat)
     bidders = [s for s in others if k.bids[s]] if weigh_bids else []
+    deal_once = _deal_once
+    estimate: Callable[[int], float] = estimate_tricks
+    if fast and fast_uniform_deal is not None and fast_estimate_tricks is not None:
+        estimate = fast_estimate_tricks
+        caps = [0 if s == k.seat else k.left(s) for s in range(4)]
+        c_deal = fast_uniform_deal
+
+        def deal_once(
+            k: Knowledge, rng: random.Random, others: tuple[int, ...]
+        ) -> list[int] | None:
+            return c_deal(rng, k.seat, k.hand, k.unknown, caps, k.voids)
+
     best: list[int] | None = None
     best_w = -1.0
     failures = 0
     for _ in range(_TRIES * 4):
-        hands = _deal_once(k, rng, others) if failures < 3 else _deal_careful(k, rng, others)
+        hands = deal_once(k, rng, others) if failures < 3 else _deal_careful(k, rng, others)
         if hands is None:
             failures += 1
             if failures > 6:
@@ -180,7 +197,7 @@ def sample_hands(k: Knowledge, rng: random.Random, weigh_bids: bool = True) -> l
             continue
         w = 1.0
         for s in bidders:
-            w *= bid_likelihood(k, s, hands[s] | k.played_by[s])
+            w *= bid_likelihood(k, s, hands[s] | k.played_by[s], estimate)
         if w > best_w:
             best, best_w = hands, w
         if rng.random() < w:
@@ -188,3 +205,8 @@ def sample_hands(k: Knowledge, rng: random.Random, weigh_bids: bool = True) -> l
     if best is None:
         raise ValueError("no deal of the hidden cards is consistent with this view")
     return best
+
+
+def fast_sample_hands(k: Knowledge, rng: random.Random) -> list[int]:
+    """:func:`sample_hands` on the fast path (the same deals, sooner)."""
+    return sample_hands(k, rng, fast=True)

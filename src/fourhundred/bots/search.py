@@ -54,7 +54,6 @@ from .heuristic import (
 from .knowledge import ABOVE, Knowledge
 from .limits import Limits, Sampler
 from .rollout import rollout, team_value, voids_after
-from .sampling import sample_hands
 from .searchpool import default_workers, worker_pool
 from .solver import Scorer, distinct_cards, solve_root
 from .tally import Tally, pick
@@ -156,7 +155,7 @@ def _evaluate_play(view: View, k: Knowledge, rng: random.Random, limits: Limits)
     deadline = limits.deadline
     max_deals = limits.max_deals
     exact = limits.exact
-    sampler = limits.sampler or sample_hands
+    sampler = limits.dealer()
     roll = limits.roller()
     build = limits.builder(view)
     tally = Tally()
@@ -243,7 +242,7 @@ def _evaluate_bid(view: View, k: Knowledge, rng: random.Random, limits: Limits) 
     legal = tuple(k.legal or ())
     h = heuristic_bid(k, legal)
     cands = _bid_candidates(legal, h, limits.bids)
-    sampler = limits.sampler or sample_hands
+    sampler = limits.dealer()
     roll = limits.roller()
     build = limits.builder(view)
     team = team_of(k.seat)

@@ -6,7 +6,9 @@ same cards and deals, slower.
 Each C function is its Python twin decision for decision
 (``tests/bots/test_bots_speedups.py`` runs both and compares):
 ``choose_card`` and ``rollout`` (:mod:`.heuristic`, :mod:`.rollout`) and
-``location_deal`` (:class:`.locations.LocationSampler`).
+``location_deal`` (:class:`.locations.LocationSampler`), ``uniform_deal``
+(:func:`.sampling.sample_hands`) and ``estimate_tricks``
+(:mod:`.heuristic_bidding`).
 """
 
 from __future__ import annotations
@@ -29,7 +31,13 @@ from fourhundred.engine._core import PURE_PYTHON
 
 from .knowledge import ABOVE, NON_HEARTS, SIDE_SUITS
 
-__all__ = ["SPEEDUPS", "fast_estimate_tricks", "fast_location_deal", "fast_rollout"]
+__all__ = [
+    "SPEEDUPS",
+    "fast_estimate_tricks",
+    "fast_location_deal",
+    "fast_rollout",
+    "fast_uniform_deal",
+]
 
 
 def _load() -> ModuleType | None:
@@ -68,6 +76,12 @@ fast_location_deal: Final[LocationDeal | None] = (
     SPEEDUPS.location_deal if SPEEDUPS is not None else None
 )
 """``LocationSampler._deal`` in C (see ``_speedups.c``), or ``None``."""
+UniformDeal = Callable[[random.Random, int, int, int, list[int], list[int]], list[int] | None]
+fast_uniform_deal: Final[UniformDeal | None] = (
+    SPEEDUPS.uniform_deal if SPEEDUPS is not None else None
+)
+"""``sampling._deal_once`` in C (the search's deal of the hidden cards), or
+``None``."""
 fast_estimate_tricks: Final[Callable[[int], float] | None] = (
     SPEEDUPS.estimate_tricks if SPEEDUPS is not None else None
 )
