@@ -17,6 +17,7 @@ setup(
             ["src/fourhundred/bots/_speedups.c"],
             # No fused multiply-adds: the deal's weights must round as in Python.
             extra_compile_args=["-O2", "-ffp-contract=off"],
+            libraries=["m"],
             optional=True,
         ),
     ]

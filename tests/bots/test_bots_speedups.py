@@ -10,10 +10,12 @@ from __future__ import annotations
 
 import dataclasses
 import random
+from typing import Any
 
 import pytest
 
 from fourhundred.bots import rollout as rollout_module
+from fourhundred.bots import sampling
 from fourhundred.bots.expert import ExpertBot, ExpertOptions
 from fourhundred.bots.heuristic import HeuristicBot, choose_card, estimate_tricks
 from fourhundred.bots.knowledge import SUIT_MASKS, Knowledge
@@ -145,7 +147,7 @@ def test_the_c_location_deal_gives_the_python_deals_from_the_same_draws() -> Non
     assert checked >= 10  # positions with voids shown are among them
 
 
-def test_the_c_uniform_deal_gives_the_python_deals_from_the_same_draws() -> None:
+def test_the_c_search_deal_gives_the_python_deals_from_the_same_draws() -> None:
     """The search's sampler on the fast path: the same deals, weighed by the
     bids the same way, from the same draws (and the careful deal that takes
     over after dead ends, still Python, is reached: positions with voids)."""
@@ -161,17 +163,78 @@ def test_the_c_uniform_deal_gives_the_python_deals_from_the_same_draws() -> None
     assert checked >= 10  # positions with voids shown are among them
 
 
-def test_a_deal_with_no_room_left_is_refused() -> None:
+def _split_suits_view(rng: random.Random) -> tuple[GameState, Knowledge]:
+    """The first lead of a deal where one opponent holds only the first two
+    suits and another only the last two, and the seat to lead knows it (the
+    voids): random deals of the hidden cards often run into dead ends."""
+    while True:
+        me = rng.randrange(4)
+        a, b, c = (s for s in range(4) if s != me)
+        cards = list(range(52))
+        rng.shuffle(cards)
+        rest = cards[13:]
+        low = [x for x in rest if x < 26]
+        high = [x for x in rest if x >= 26]
+        if len(low) < 13 or len(high) < 13:
+            continue
+        hands = [0, 0, 0, 0]
+        hands[me] = mask_of(cards[:13])
+        hands[a], hands[b] = mask_of(low[:13]), mask_of(high[:13])
+        hands[c] = mask_of(low[13:] + high[13:])
+        s = GameState(preset("standard"), first_dealer=(me + 3) % 4)
+        s.deal((hands[0], hands[1], hands[2], hands[3]))
+        h = HeuristicBot()
+        while s.phase is Phase.BID:
+            s.apply(h.choose(view_for(s, s.turn)))
+        if s.phase is not Phase.PLAY:
+            continue
+        k = Knowledge.from_view(view_for(s, me))
+        for seat in (a, b, c):
+            k.voids[seat] = sum(m for m in SUIT_MASKS if not s.hand(seat) & m)
+        return s, k
+
+
+def test_the_search_deal_after_dead_ends_is_the_python_one_too(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Where random deals run into dead ends, the loop goes on in Python
+    with the careful deal after three: still the same deals."""
+    careful = 0
+    real = sampling._deal_careful
+
+    def counted(*args: Any) -> list[int] | None:
+        nonlocal careful
+        careful += 1
+        return real(*args)
+
+    monkeypatch.setattr(sampling, "_deal_careful", counted)
+    rng = random.Random(3)
+    for i in range(30):
+        _, k = _split_suits_view(rng)
+        a, b = random.Random(i), random.Random(i)
+        for _ in range(3):
+            assert sample_hands(k, a, fast=True) == sample_hands(k, b)
+        assert a.getstate() == b.getstate()
+    assert careful >= 100  # the careful deal took over many times
+
+
+def test_a_deal_with_no_room_left_or_bad_arguments_are_refused() -> None:
     chances = LocationSampler.for_view(view_for(_states(1, seed=2)[0], 0)).packed
-    got = _speedups.location_deal(random.Random(1), chances, 0, 0, 1, [0] * 4, [0] * 4, [0] * 4)
-    assert got is None
+    rest = ([0] * 4, [0] * 4, [0] * 4, [0] * 4, [0] * 4)
+    for packed, rel in ((chances, [0] * 4), (None, None)):
+        # One unknown card and no seat with room for it: a dead end.
+        kept, tried, dead, best, _ = _speedups.draw(
+            random.Random(1), packed, 0, 0, 1, *rest[:2], rel, *rest[2:], 12
+        )
+        assert (kept, tried, dead, best) == (None, 1, True, None)
     with pytest.raises(ValueError, match="packed doubles"):
-        _speedups.location_deal(random.Random(1), b"", 0, 0, 1, [0] * 4, [0] * 4, [0] * 4)
-    assert _speedups.uniform_deal(random.Random(1), 0, 0, 1, [0] * 4, [0] * 4) is None
+        _speedups.draw(random.Random(1), b"", 0, 0, 1, *rest[:2], [0] * 4, *rest[2:], 1)
     with pytest.raises(ValueError, match="not a seat"):
-        _speedups.uniform_deal(random.Random(1), 5, 0, 1, [0] * 4, [0] * 4)
+        _speedups.draw(random.Random(1), None, 5, 0, 1, *rest[:2], None, *rest[2:], 1)
     with pytest.raises(ValueError, match="caps"):
-        _speedups.uniform_deal(random.Random(1), 0, 0, 1, [0, 14, 0, 0], [0] * 4)
+        _speedups.draw(random.Random(1), None, 0, 0, 1, [0, 14, 0, 0], [0] * 4, None, *rest[2:], 1)
+    with pytest.raises(ValueError, match="rel"):
+        _speedups.draw(random.Random(1), chances, 0, 0, 1, *rest[:2], [0, 3, 0, 0], *rest[2:], 1)
 
 
 def _decisions(n: int, seed: int) -> list[View]:

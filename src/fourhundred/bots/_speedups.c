@@ -16,6 +16,7 @@
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
+#include <math.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -742,7 +743,7 @@ static int deal(PyObject *rng, long seat, uint64_t unknown, const long *caps,
     return 1;
 }
 
-/* The arguments both deals share: seat, hand, unknown, caps, voids. */
+/* The arguments of a deal: seat, hand, unknown, caps, voids. */
 static int read_deal_args(PyObject *const *args, long *seat, uint64_t *hand, uint64_t *unknown,
                           long *caps, uint64_t *voids)
 {
@@ -763,69 +764,107 @@ static int read_deal_args(PyObject *const *args, long *seat, uint64_t *hand, uin
     return 0;
 }
 
-static PyObject *dealt(int r, uint64_t *hands)
+/* sampling.bid_likelihood: how well a whole hand fits the bid b of a seat
+ * whose lowest bid is low. */
+static double bid_fit(long b, long low, uint64_t whole)
 {
-    if (r < 0)
-        return NULL;
-    if (r == 0)
-        Py_RETURN_NONE;
-    return Py_BuildValue("[KKKK]", (unsigned long long)hands[0], (unsigned long long)hands[1],
-                         (unsigned long long)hands[2], (unsigned long long)hands[3]);
+    if (!b || b == 13)
+        return 1.0;
+    double e = estimate(whole) * 1.05 + 0.2;
+    if (b <= low) {
+        double over = e - ((double)b + 1.2);
+        return over <= 0 ? 1.0 : exp(-0.5 * over * over);
+    }
+    double d = e - ((double)b + 0.4);
+    return exp(-0.5 * d * d / 1.3);
 }
 
-/* location_deal(rng, chances, seat, hand, unknown, caps, voids, rel):
- * LocationSampler._deal. chances: 52 x 3 doubles (native, packed); caps:
- * the cards each seat still holds; rel: by seat, the column of chances. */
-static PyObject *py_location_deal(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+static PyObject *hands_list(const uint64_t *h)
 {
-    if (nargs != 8) {
-        PyErr_SetString(PyExc_TypeError,
-                        "location_deal(rng, chances, seat, hand, unknown, caps, voids, rel)");
+    return Py_BuildValue("[KKKK]", (unsigned long long)h[0], (unsigned long long)h[1],
+                         (unsigned long long)h[2], (unsigned long long)h[3]);
+}
+
+/* draw(rng, chances, seat, hand, unknown, caps, voids, rel, played_by, bids,
+ * lows, tries): the rejection loop of sample_hands and of LocationSampler
+ * (chances and rel None: the uniform deal). Up to tries deals, each kept
+ * with the chance that every other bidder's whole hand fits its bid
+ * (bid_likelihood; lows: each seat's lowest bid); stops at the first dead
+ * end. Returns (kept or None, deals tried, dead end?, best deal or None,
+ * its weight). */
+static PyObject *py_draw(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs != 12) {
+        PyErr_SetString(PyExc_TypeError, "draw(rng, chances, seat, hand, unknown, caps, voids, "
+                                         "rel, played_by, bids, lows, tries)");
         return NULL;
     }
     if (not_ready())
         return NULL;
-    Py_buffer buf;
-    if (PyObject_GetBuffer(args[1], &buf, PyBUF_SIMPLE) < 0)
-        return NULL;
-    if (buf.len != (Py_ssize_t)(sizeof(double) * DECK * 3)) {
-        PyBuffer_Release(&buf);
-        PyErr_SetString(PyExc_ValueError, "chances: 52 x 3 packed doubles expected");
-        return NULL;
-    }
     double chances[DECK][3];
-    memcpy(chances, buf.buf, sizeof chances);
-    PyBuffer_Release(&buf);
-    long seat, caps[4], rel[4];
-    uint64_t hand, unknown, voids[4], hands[4] = {0, 0, 0, 0};
+    int located = args[1] != Py_None;
+    if (located) {
+        Py_buffer buf;
+        if (PyObject_GetBuffer(args[1], &buf, PyBUF_SIMPLE) < 0)
+            return NULL;
+        int ok = buf.len == (Py_ssize_t)(sizeof(double) * DECK * 3);
+        if (ok)
+            memcpy(chances, buf.buf, sizeof chances);
+        PyBuffer_Release(&buf);
+        if (!ok) {
+            PyErr_SetString(PyExc_ValueError, "chances: 52 x 3 packed doubles expected");
+            return NULL;
+        }
+    }
+    long seat, caps[4], rel[4] = {0, 0, 0, 0}, bids[4], lows[4];
+    uint64_t hand, unknown, voids[4], played[4];
     if (read_deal_args(args + 2, &seat, &hand, &unknown, caps, voids) < 0 ||
-        read_longs(args[7], rel, 4, "rel") < 0)
+        (located && read_longs(args[7], rel, 4, "rel") < 0) ||
+        read_masks(args[8], played, 4, "played_by") < 0 || read_longs(args[9], bids, 4, "bids") < 0 ||
+        read_longs(args[10], lows, 4, "lows") < 0)
+        return NULL;
+    long tries = PyLong_AsLong(args[11]);
+    if (tries == -1 && PyErr_Occurred())
         return NULL;
     for (int s = 0; s < 4; s++)
-        if (s != seat && (rel[s] < 0 || rel[s] > 2)) {
+        if (located && s != seat && (rel[s] < 0 || rel[s] > 2)) {
             PyErr_SetString(PyExc_ValueError, "rel: a column 0..2 for each other seat");
             return NULL;
         }
-    hands[seat] = hand;
-    return dealt(deal(args[0], seat, unknown, caps, voids, chances, rel, hands), hands);
-}
-
-/* uniform_deal(rng, seat, hand, unknown, caps, voids): sampling._deal_once,
- * each card to a seat in proportion to the room it has left. */
-static PyObject *py_uniform_deal(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
-{
-    if (nargs != 6) {
-        PyErr_SetString(PyExc_TypeError, "uniform_deal(rng, seat, hand, unknown, caps, voids)");
-        return NULL;
+    uint64_t best[4] = {0, 0, 0, 0};
+    double best_w = -1.0;
+    long done = 0;
+    int dead = 0;
+    while (done < tries) {
+        uint64_t h[4] = {0, 0, 0, 0};
+        h[seat] = hand;
+        int r = deal(args[0], seat, unknown, caps, voids, located ? chances : NULL,
+                     located ? rel : NULL, h);
+        done++;
+        if (r < 0)
+            return NULL;
+        if (r == 0) {
+            dead = 1;
+            break;
+        }
+        double w = 1.0, u;
+        for (int s = 0; s < 4; s++)
+            if (s != seat && bids[s])
+                w *= bid_fit(bids[s], lows[s], h[s] | played[s]);
+        if (w > best_w) {
+            memcpy(best, h, sizeof best);
+            best_w = w;
+        }
+        if (uniform(args[0], &u) < 0)
+            return NULL;
+        if (u < w)
+            return Py_BuildValue("NlOOd", hands_list(h), done, Py_False,
+                                 Py_None, best_w);
     }
-    if (not_ready())
-        return NULL;
-    long seat, caps[4];
-    uint64_t hand, unknown, voids[4], hands[4] = {0, 0, 0, 0};
-    if (read_deal_args(args + 1, &seat, &hand, &unknown, caps, voids) < 0)
-        return NULL;
-    hands[seat] = hand;
-    return dealt(deal(args[0], seat, unknown, caps, voids, NULL, NULL, hands), hands);
+    if (best_w < 0.0)
+        return Py_BuildValue("OlOOd", Py_None, done, dead ? Py_True : Py_False, Py_None, best_w);
+    return Py_BuildValue("OlONd", Py_None, done, dead ? Py_True : Py_False, hands_list(best),
+                         best_w);
 }
 
 /* ---- the engine's tables ---- */
@@ -882,10 +921,8 @@ static PyMethodDef module_methods[] = {
      "rollout.rollout, in C: play the state to the end of the hand."},
     {"estimate_tricks", (PyCFunction)py_estimate_tricks, METH_O,
      "heuristic_bidding.estimate_tricks, in C."},
-    {"location_deal", (PyCFunction)(void (*)(void))py_location_deal, METH_FASTCALL,
-     "LocationSampler._deal, in C, drawing from the same random.Random."},
-    {"uniform_deal", (PyCFunction)(void (*)(void))py_uniform_deal, METH_FASTCALL,
-     "sampling._deal_once, in C, drawing from the same random.Random."},
+    {"draw", (PyCFunction)(void (*)(void))py_draw, METH_FASTCALL,
+     "sample_hands' and LocationSampler's rejection loop, in C."},
     {NULL},
 };
 

@@ -27,24 +27,19 @@ def choose_card(
     /,
 ) -> int: ...
 def rollout(state: Any, gone: int, voids: list[int], /) -> None: ...
-def location_deal(
+def draw(
     rng: Any,
-    chances: bytes,
+    chances: bytes | None,
     seat: int,
     hand: int,
     unknown: int,
     caps: Sequence[int],
     voids: Sequence[int],
-    rel: Sequence[int],
+    rel: Sequence[int] | None,
+    played_by: Sequence[int],
+    bids: Sequence[int],
+    lows: Sequence[int],
+    tries: int,
     /,
-) -> list[int] | None: ...
-def uniform_deal(
-    rng: Any,
-    seat: int,
-    hand: int,
-    unknown: int,
-    caps: Sequence[int],
-    voids: Sequence[int],
-    /,
-) -> list[int] | None: ...
+) -> tuple[list[int] | None, int, bool, list[int] | None, float]: ...
 def estimate_tricks(hand: int, /) -> float: ...

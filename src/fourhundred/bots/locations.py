@@ -32,7 +32,7 @@ from __future__ import annotations
 
 import random
 from array import array
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -43,10 +43,9 @@ import numpy.typing as npt
 
 from fourhundred.engine import SHOWN_VOID, SUIT_MASKS, View, next_seat
 
-from .heuristic_bidding import estimate_tricks
 from .knowledge import Knowledge
-from .sampling import bid_likelihood, sample_hands
-from .speedups import fast_estimate_tricks, fast_location_deal
+from .sampling import bid_likelihood, draw_args, sample_hands
+from .speedups import fast_draw
 
 __all__ = [
     "N_FEATURES",
@@ -212,24 +211,20 @@ class LocationSampler:
     def __call__(self, k: Knowledge, rng: random.Random) -> list[int]:
         others = tuple(s for s in range(4) if s != k.seat)
         bidders = [s for s in others if k.bids[s]]
-        deal = self._deal
-        estimate: Callable[[int], float] = estimate_tricks
-        if self.fast and self.packed and fast_location_deal and fast_estimate_tricks:
-            estimate = fast_estimate_tricks
-            caps = [0 if s == k.seat else k.left(s) for s in range(4)]
+        if self.fast and self.packed and fast_draw is not None:
+            # The loop below, in C.
+            seat, hand, unknown, caps, voids, _, played, bids, lows = draw_args(k, bidders)
             rel = [PLACE[k.seat][s] - 1 for s in range(4)]
-            c_deal = fast_location_deal
-
-            def deal(k: Knowledge, rng: random.Random, others: tuple[int, ...]) -> list[int] | None:
-                return c_deal(rng, self.packed, k.seat, k.hand, k.unknown, caps, k.voids, rel)
-
+            args = (seat, hand, unknown, caps, voids, rel, played, bids, lows)
+            kept = fast_draw(rng, self.packed, *args, _TRIES)[0]
+            return kept if kept is not None else sample_hands(k, rng, fast=True)
         for _ in range(_TRIES):
-            hands = deal(k, rng, others)
+            hands = self._deal(k, rng, others)
             if hands is None:
                 break
             w = 1.0
             for s in bidders:
-                w *= bid_likelihood(k, s, hands[s] | k.played_by[s], estimate)
+                w *= bid_likelihood(k, s, hands[s] | k.played_by[s])
             if rng.random() < w:
                 return hands
         return sample_hands(k, rng, fast=self.fast)

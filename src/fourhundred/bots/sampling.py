@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Final
 
@@ -29,23 +28,20 @@ from fourhundred.engine import cards_of, lowest_bid
 
 from .heuristic import estimate_tricks
 from .knowledge import SUIT_MASKS, Knowledge
-from .speedups import fast_estimate_tricks, fast_uniform_deal
+from .speedups import DrawArgs, fast_draw
 
-__all__ = ["bid_likelihood", "fast_sample_hands", "sample_hands"]
+__all__ = ["bid_likelihood", "draw_args", "fast_sample_hands", "sample_hands"]
 
 _TRIES: Final = 12
 """Deals drawn per accepted sample at most (the best-fitting one is kept)."""
 
 
-def bid_likelihood(
-    k: Knowledge, seat: int, whole_hand: int, estimate: Callable[[int], float] = estimate_tricks
-) -> float:
-    """How well a 13-card hand fits the bid ``seat`` made, in (0, 1];
-    ``estimate`` is :func:`.heuristic.estimate_tricks` or its C twin."""
+def bid_likelihood(k: Knowledge, seat: int, whole_hand: int) -> float:
+    """How well a 13-card hand fits the bid ``seat`` made, in (0, 1]."""
     b = k.bids[seat]
     if not b or b == 13:
         return 1.0
-    e = estimate(whole_hand) * 1.05 + 0.2
+    e = estimate_tricks(whole_hand) * 1.05 + 0.2
     low = lowest_bid(k.settings, k.scores[seat])
     if b <= low:
         # The lowest bid says only "not much more than this".
@@ -162,6 +158,12 @@ def _deal_careful(k: Knowledge, rng: random.Random, others: tuple[int, ...]) -> 
     return hands
 
 
+Drawn = tuple[list[int] | None, int, bool, list[int] | None, float]
+"""What a turn of the rejection loop gives: the deal kept (or ``None``),
+the deals tried, whether the last was a dead end, the best deal tried (or
+``None``) and its weight; as ``fast_draw`` gives it for many turns."""
+
+
 def sample_hands(
     k: Knowledge, rng: random.Random, weigh_bids: bool = True, *, fast: bool = False
 ) -> list[int]:
@@ -169,42 +171,62 @@ def sample_hands(
     hidden cards consistent with the counts, the voids and (when
     ``weigh_bids``) the bids. Raises ``ValueError`` if the view admits no
     deal at all (it cannot come from a real game). ``fast``: deal and weigh
-    in C where it is built (:mod:`.speedups`: the same deal from the same
+    in C where it is built (:mod:`.speedups`: the same deals from the same
     draws)."""
     others = tuple(s for s in range(4) if s != k.seat)
     bidders = [s for s in others if k.bids[s]] if weigh_bids else []
-    deal_once = _deal_once
-    estimate: Callable[[int], float] = estimate_tricks
-    if fast and fast_uniform_deal is not None and fast_estimate_tricks is not None:
-        estimate = fast_estimate_tricks
-        caps = [0 if s == k.seat else k.left(s) for s in range(4)]
-        c_deal = fast_uniform_deal
-
-        def deal_once(
-            k: Knowledge, rng: random.Random, others: tuple[int, ...]
-        ) -> list[int] | None:
-            return c_deal(rng, k.seat, k.hand, k.unknown, caps, k.voids)
-
+    args = draw_args(k, bidders) if fast and fast_draw is not None else None
     best: list[int] | None = None
     best_w = -1.0
     failures = 0
-    for _ in range(_TRIES * 4):
-        hands = deal_once(k, rng, others) if failures < 3 else _deal_careful(k, rng, others)
-        if hands is None:
+    tries = _TRIES * 4
+    tried = 0
+    while tried < tries:
+        got: Drawn
+        if args is not None and fast_draw is not None and failures < 3:
+            # Turns of the loop in C, until a deal is kept or a dead end.
+            got = fast_draw(rng, None, *args, tries - tried)
+        else:
+            got = _draw_once(k, rng, others, bidders, failures)
+        kept, n, dead, b, bw = got
+        tried += n
+        if kept is not None:
+            return kept
+        if b is not None and bw > best_w:
+            best, best_w = b, bw
+        if dead:
             failures += 1
             if failures > 6:
                 break
-            continue
-        w = 1.0
-        for s in bidders:
-            w *= bid_likelihood(k, s, hands[s] | k.played_by[s], estimate)
-        if w > best_w:
-            best, best_w = hands, w
-        if rng.random() < w:
-            return hands
     if best is None:
         raise ValueError("no deal of the hidden cards is consistent with this view")
     return best
+
+
+def _draw_once(
+    k: Knowledge, rng: random.Random, others: tuple[int, ...], bidders: list[int], failures: int
+) -> Drawn:
+    """One turn of the rejection loop: a deal (the careful one after three
+    dead ends), kept with the chance that the bidders' hands fit their bids."""
+    hands = _deal_once(k, rng, others) if failures < 3 else _deal_careful(k, rng, others)
+    if hands is None:
+        return None, 1, True, None, -1.0
+    w = 1.0
+    for s in bidders:
+        w *= bid_likelihood(k, s, hands[s] | k.played_by[s])
+    return (hands if rng.random() < w else None), 1, False, hands, w
+
+
+def draw_args(k: Knowledge, bidders: list[int]) -> DrawArgs:
+    """The C loop's arguments after ``rng`` and ``chances``, before
+    ``tries``: the seat, its hand, the unknown cards, each seat's room, the
+    voids, ``rel`` (filled by the location sampler), the cards played, the
+    bids weighed (``bidders``'; 0 for the others) and each seat's lowest
+    bid."""
+    caps = [0 if s == k.seat else k.left(s) for s in range(4)]
+    bids = [k.bids[s] if s in bidders else 0 for s in range(4)]
+    lows = [lowest_bid(k.settings, k.scores[s]) for s in range(4)]
+    return (k.seat, k.hand, k.unknown, caps, k.voids, None, k.played_by, bids, lows)
 
 
 def fast_sample_hands(k: Knowledge, rng: random.Random) -> list[int]:

@@ -6,14 +6,14 @@ same cards and deals, slower.
 Each C function is its Python twin decision for decision
 (``tests/bots/test_bots_speedups.py`` runs both and compares):
 ``choose_card`` and ``rollout`` (:mod:`.heuristic`, :mod:`.rollout`) and
-``location_deal`` (:class:`.locations.LocationSampler`), ``uniform_deal``
-(:func:`.sampling.sample_hands`) and ``estimate_tricks``
-(:mod:`.heuristic_bidding`).
+``draw``, the deal of the hidden cards and the bids' weighing of it
+(:func:`.sampling.sample_hands` and :class:`.locations.LocationSampler`,
+the loop of both), and ``estimate_tricks`` (:mod:`.heuristic_bidding`,
+which ``draw`` weighs with).
 """
 
 from __future__ import annotations
 
-import random
 from collections.abc import Callable
 from types import ModuleType
 from typing import Final
@@ -33,10 +33,9 @@ from .knowledge import ABOVE, NON_HEARTS, SIDE_SUITS
 
 __all__ = [
     "SPEEDUPS",
-    "fast_estimate_tricks",
-    "fast_location_deal",
+    "DrawArgs",
+    "fast_draw",
     "fast_rollout",
-    "fast_uniform_deal",
 ]
 
 
@@ -64,25 +63,17 @@ def _load() -> ModuleType | None:
 SPEEDUPS: Final = _load()
 """The loaded ``_speedups`` module, or ``None``."""
 
-LocationDeal = Callable[
-    [random.Random, bytes, int, int, int, list[int], list[int], list[int]], list[int] | None
-]
-
 fast_rollout: Final[Callable[[GameState, int, list[int]], None] | None] = (
     SPEEDUPS.rollout if SPEEDUPS is not None else None
 )
 """``rollout.rollout`` in C, or ``None``."""
-fast_location_deal: Final[LocationDeal | None] = (
-    SPEEDUPS.location_deal if SPEEDUPS is not None else None
-)
-"""``LocationSampler._deal`` in C (see ``_speedups.c``), or ``None``."""
-UniformDeal = Callable[[random.Random, int, int, int, list[int], list[int]], list[int] | None]
-fast_uniform_deal: Final[UniformDeal | None] = (
-    SPEEDUPS.uniform_deal if SPEEDUPS is not None else None
-)
-"""``sampling._deal_once`` in C (the search's deal of the hidden cards), or
-``None``."""
-fast_estimate_tricks: Final[Callable[[int], float] | None] = (
-    SPEEDUPS.estimate_tricks if SPEEDUPS is not None else None
-)
-"""``heuristic_bidding.estimate_tricks`` in C, or ``None``."""
+DrawArgs = tuple[
+    int, int, int, list[int], list[int], list[int] | None, list[int], list[int], list[int]
+]
+"""``draw``'s arguments after ``rng`` and ``chances``, before ``tries``
+(:func:`.sampling.draw_args`)."""
+Draw = Callable[..., tuple[list[int] | None, int, bool, list[int] | None, float]]
+fast_draw: Final[Draw | None] = SPEEDUPS.draw if SPEEDUPS is not None else None
+"""The rejection loop of ``sampling.sample_hands`` and of
+``LocationSampler`` in C (deals, each kept by how well the bidders' hands
+fit their bids), or ``None``."""
