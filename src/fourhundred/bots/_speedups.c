@@ -627,6 +627,56 @@ static PyObject *py_estimate_tricks(PyObject *module, PyObject *arg)
 /* ---- the location model's deal ---- */
 
 static PyObject *S_random, *S_getrandbits;
+/* _random.Random's own methods, and the last type of rng seen to use them
+ * unchanged (random.Random): called directly, without a bound method. */
+static PyObject *RANDOM_METH, *GETRANDBITS_METH;
+static PyTypeObject *PLAIN_RNG;
+
+static int plain_rng(PyObject *rng)
+{
+    PyTypeObject *t = Py_TYPE(rng);
+    if (t == PLAIN_RNG)
+        return 1;
+    if (!RANDOM_METH) {
+        PyObject *mod = PyImport_ImportModule("_random");
+        if (!mod)
+            return -1;
+        PyObject *base = PyObject_GetAttrString(mod, "Random");
+        Py_DECREF(mod);
+        if (!base)
+            return -1;
+        RANDOM_METH = PyObject_GetAttr(base, S_random);
+        GETRANDBITS_METH = PyObject_GetAttr(base, S_getrandbits);
+        Py_DECREF(base);
+        if (!RANDOM_METH || !GETRANDBITS_METH)
+            return -1;
+    }
+    PyObject *r = PyObject_GetAttr((PyObject *)t, S_random);
+    PyObject *g = PyObject_GetAttr((PyObject *)t, S_getrandbits);
+    int same = r == RANDOM_METH && g == GETRANDBITS_METH;
+    Py_XDECREF(r);
+    Py_XDECREF(g);
+    if (!r || !g)
+        return -1;
+    if (same)
+        PLAIN_RNG = t; /* a type object: lives as long as the class */
+    return same;
+}
+
+/* rng.getrandbits(bits), or rng.random() without bits: directly for a plain random.Random,
+ * else through the method (an override is honoured). */
+static PyObject *rng_call(PyObject *rng, PyObject *bits)
+{
+    int plain = plain_rng(rng);
+    if (plain < 0)
+        return NULL;
+    if (plain) {
+        PyObject *argv[2] = {rng, bits};
+        return PyObject_Vectorcall(bits ? GETRANDBITS_METH : RANDOM_METH, argv, bits ? 2 : 1, NULL);
+    }
+    return bits ? PyObject_CallMethodOneArg(rng, S_getrandbits, bits)
+                : PyObject_CallMethodNoArgs(rng, S_random);
+}
 
 /* random.Random._randbelow_with_getrandbits, the way CPython draws it. */
 static long randbelow(PyObject *rng, long n)
@@ -639,7 +689,7 @@ static long randbelow(PyObject *rng, long n)
         return -1;
     long r;
     do {
-        PyObject *v = PyObject_CallMethodOneArg(rng, S_getrandbits, bits);
+        PyObject *v = rng_call(rng, bits);
         if (!v) {
             Py_DECREF(bits);
             return -1;
@@ -657,7 +707,7 @@ static long randbelow(PyObject *rng, long n)
 
 static int uniform(PyObject *rng, double *out)
 {
-    PyObject *v = PyObject_CallMethodNoArgs(rng, S_random);
+    PyObject *v = rng_call(rng, NULL);
     if (!v)
         return -1;
     *out = PyFloat_AsDouble(v);
