@@ -501,6 +501,33 @@ def test_with_hands_is_the_rebuilt_state_with_other_hidden_cards(
         assert template.hands == state.hands  # the template is left as it was
 
 
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(settings_=any_settings, seed=seeds, stride=st.integers(1, 9))
+def test_a_lean_copy_ends_its_hand_with_the_same_scores_and_winner(
+    settings_: Settings, seed: int, stride: int
+) -> None:
+    """``clone(lean=True)``, the searches' copies: played to the end of the
+    hand with the same cards as a full copy, the scores and the winner are
+    the same; the hand is not kept and the copy's game is over."""
+    rng = random.Random(seed)
+    for i, state in enumerate(walk(settings_, seed, max_hands=3)):
+        if i % stride or state.phase not in (Phase.BID, Phase.PLAY):
+            continue
+        full, lean = state.clone(), state.clone(lean=True)
+        while full.phase in (Phase.BID, Phase.PLAY) and full.hand_index == state.hand_index:
+            action = choose(full, rng)
+            full.apply(action)
+            lean.apply(action)
+            assert lean.line() == full.line() or lean.phase is Phase.OVER
+        assert lean.scores == full.scores
+        assert lean.phase is Phase.OVER
+        assert lean.winner == (full.winner if full.phase is Phase.OVER else None)
+        assert len(lean.history) == len(state.history)
+        assert not state.lean and lean.clone().lean
+        with pytest.raises(IllegalAction):
+            lean.deal_random(seed=1)
+
+
 def test_with_hands_refuses_hands_that_are_not_the_same_cards() -> None:
     s = GameState(first_dealer=0)
     s.deal_random(seed=1)

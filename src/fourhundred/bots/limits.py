@@ -39,9 +39,11 @@ class Limits:
     that falls clearly behind it, or behind the card with the best mean so
     far, stops being played out (``PRUNE_Z``)."""
     fast: bool = False
-    """The fast path (the same deals and cards, sooner): roll out in C
-    where it is built, and set each deal into one state rebuilt from the
-    view instead of rebuilding it (``with_hands``)."""
+    """The fast path (the same deals and cards, sooner): deal and roll out
+    in C where it is built, set each deal into one state rebuilt from the
+    view instead of rebuilding it (``with_hands``), and play the cards out
+    on lean copies (``GameState.clone(lean=True)``: the hand's end settles
+    the scores only)."""
 
     def dealer(self) -> Sampler:
         """The sampler of the hidden cards these limits ask for."""

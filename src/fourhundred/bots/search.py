@@ -158,6 +158,7 @@ def _evaluate_play(view: View, k: Knowledge, rng: random.Random, limits: Limits)
     sampler = limits.dealer()
     roll = limits.roller()
     build = limits.builder(view)
+    lean = limits.fast  # the rollouts' copies settle the hand only
     tally = Tally()
     cands = play_candidates(k)
     live = set(cands)
@@ -184,7 +185,7 @@ def _evaluate_play(view: View, k: Knowledge, rng: random.Random, limits: Limits)
                 if c not in live:
                     tally.add(c, math.nan)
                     continue
-                s = base.clone()
+                s = base.clone(lean=lean)
                 voids = voids_after(k.voids, k.trick, k.seat, c)
                 if s.play_unchecked(c):
                     roll(s, k.gone | (1 << c), voids)

@@ -16,18 +16,19 @@ from .summary import HandSummary
 if TYPE_CHECKING:
     from .state import GameState
 
-__all__ = ["close_hand", "finish_hand"]
+__all__ = ["close_hand", "end_hand", "finish_hand"]
 
 _NEXT: Final = tuple(next_seat(seat) for seat in range(4))
 
 
 def finish_hand(g: GameState) -> None:
     """Score the hand whose last trick is complete."""
+    close = _settle if g.lean else close_hand
     bidder = g.thirteen_bidder
     if bidder >= 0:
         team = team_of(bidder)
         won = g.tricks_won[bidder] == 13
-        close_hand(
+        close(
             g,
             thrown_in=False,
             redeal_request=None,
@@ -41,7 +42,44 @@ def finish_hand(g: GameState) -> None:
         b = bids[s]
         v = bid_value(st, b, scores[s])
         deltas[s] = v if won_tricks[s] >= b else -v
-    close_hand(g, thrown_in=False, redeal_request=None, deltas=tuple(deltas))
+    close(g, thrown_in=False, redeal_request=None, deltas=tuple(deltas))
+
+
+def end_hand(
+    g: GameState,
+    *,
+    thrown_in: bool,
+    redeal_request: int | None,
+    deltas: tuple[int, ...],
+    winner: int | None = None,
+) -> None:
+    """The end of a hand: :func:`close_hand`, or for a lean copy
+    (``GameState.clone(lean=True)``) only :func:`_settle`."""
+    close = _settle if g.lean else close_hand
+    close(g, thrown_in=thrown_in, redeal_request=redeal_request, deltas=deltas, winner=winner)
+
+
+def _settle(
+    g: GameState,
+    *,
+    thrown_in: bool,
+    redeal_request: int | None,
+    deltas: tuple[int, ...],
+    winner: int | None = None,
+) -> None:
+    """The end of a lean copy's hand: the scores move and the game is won
+    or not, as in :func:`close_hand`; the hand is not kept and no next hand
+    follows (the copy's game is ``OVER``, its ``winner`` ``None`` when no
+    team has won)."""
+    sc = g.scores
+    sc[0] += deltas[0]
+    sc[1] += deltas[1]
+    sc[2] += deltas[2]
+    sc[3] += deltas[3]
+    if winner is None and not thrown_in:
+        winner = winning_team(g.settings, sc)
+    g.winner = winner
+    g.phase = Phase.OVER
 
 
 def close_hand(

@@ -53,7 +53,7 @@ from .errors import (
     NotYourTurn,
     WrongPhase,
 )
-from .handend import close_hand, finish_hand
+from .handend import end_hand, finish_hand
 from .phase import NO_BID, Phase
 from .scoring import bid_value, highest_bid, lowest_bid, required_total
 from .seats import bidding_order, next_seat
@@ -82,6 +82,7 @@ class GameState(PlayCore):
         "first_dealer",
         "hand_index",
         "history",
+        "lean",
         "n_bids",
         "phase",
         "required",
@@ -104,6 +105,9 @@ class GameState(PlayCore):
     required: int
     winner: int | None
     history: list[HandSummary]
+    lean: bool
+    """A copy for a search (``clone(lean=True)``): its hand's end only
+    settles the scores and the winner, and its game is over."""
     _rng: random.Random | None
 
     def __init__(
@@ -134,6 +138,7 @@ class GameState(PlayCore):
         self.required = required_total(settings, self.scores)
         self.winner = None
         self.history = []
+        self.lean = False
         self._rng = rng
 
     # ------------------------------------------------------------------ deal
@@ -343,12 +348,17 @@ class GameState(PlayCore):
         redeal_request: int | None,
         deltas: tuple[int, ...],
     ) -> None:
-        close_hand(self, thrown_in=thrown_in, redeal_request=redeal_request, deltas=deltas)
+        end_hand(self, thrown_in=thrown_in, redeal_request=redeal_request, deltas=deltas)
 
     # ------------------------------------------------------------ utilities
 
-    def clone(self) -> GameState:
-        """An independent copy (history shared: it is append-only)."""
+    def clone(self, *, lean: bool = False) -> GameState:
+        """An independent copy (history shared: it is append-only).
+        ``lean``: a copy for a search, cheaper to play to the end of the
+        hand: the hand's end moves the scores and decides the game as
+        always, but the hand is not added to the history and no next hand
+        is set up: the copy's game is then ``OVER`` (``winner`` ``None``
+        if no team has won). Every other rule is the same."""
         new = GameState.__new__(GameState)
         new._core_copy(self)
         new.settings = self.settings
@@ -363,6 +373,7 @@ class GameState(PlayCore):
         new.required = self.required
         new.winner = self.winner
         new.history = self.history[:]
+        new.lean = lean or self.lean
         new._rng = self._rng
         return new
 
