@@ -20,7 +20,9 @@ the others; the expert as shipped in session 14), ``fast`` (the same on the
 fast path: the expert as shipped since session 15), ``exact4`` (the same,
 solving exactly from four tricks left, not three, at any budget),
 ``fast-uniform`` (the same with the search's uniform deals, not the
-location model's) or ``fast-unpruned`` (the same playing out every card).
+location model's), ``fast-unpruned`` (the same playing out every card) or
+``fast-uniform-unpruned`` (both: the search on the fast path with the
+learned bidder).
 ``--against`` plays it against another variant instead of the search (two
 variants that differ in one part show what that part adds with less noise:
 most of their decisions are the same). Every variant before ``pruned`` plays
@@ -54,6 +56,7 @@ VARIANTS: dict[str, ExpertOptions] = {
     "exact4": ExpertOptions(exact=4),
     "fast-uniform": ExpertOptions(locations=False),
     "fast-unpruned": ExpertOptions(prune=False),
+    "fast-uniform-unpruned": ExpertOptions(locations=False, prune=False),
 }
 
 
