@@ -22,7 +22,8 @@ solving exactly from four tricks left, not three, at any budget),
 ``fast-uniform`` (the same with the search's uniform deals, not the
 location model's), ``fast-unpruned`` (the same playing out every card) or
 ``fast-uniform-unpruned`` (both: the search on the fast path with the
-learned bidder).
+learned bidder) or ``fast-nofit-unpruned`` (the location model's deals
+not weighed again by the bids' fit, every card played out).
 ``--against`` plays it against another variant instead of the search (two
 variants that differ in one part show what that part adds with less noise:
 most of their decisions are the same). Every variant before ``pruned`` plays
@@ -57,6 +58,7 @@ VARIANTS: dict[str, ExpertOptions] = {
     "fast-uniform": ExpertOptions(locations=False),
     "fast-unpruned": ExpertOptions(prune=False),
     "fast-uniform-unpruned": ExpertOptions(locations=False, prune=False),
+    "fast-nofit-unpruned": ExpertOptions(locations_fit=False, prune=False),
 }
 
 

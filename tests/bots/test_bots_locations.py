@@ -140,6 +140,26 @@ def test_deals_keep_counts_and_voids_and_find_more_of_the_real_deal() -> None:
     assert found["model"] > found["uniform"] * 1.08
 
 
+def test_without_the_bids_fit_the_models_first_deal_is_kept() -> None:
+    """``fit=False``: the bids are left to the model (it reads them), so its
+    first deal is taken as it comes, on and off the fast path; with the fit
+    some deals are drawn again."""
+    redrawn = 0
+    for seed in range(6):
+        s = _position(seed, 4 + seed % 3)
+        v = view_for(s, s.turn)
+        k = Knowledge.from_view(v)
+        others = tuple(x for x in range(4) if x != k.seat)
+        for fast in (True, False):
+            plain = LocationSampler.for_view(v, fast=fast, fit=False)
+            fitted = LocationSampler.for_view(v, fast=fast)
+            for i in range(10):
+                first = plain._deal(k, random.Random(i), others)
+                assert plain(k, random.Random(i)) == first
+                redrawn += fitted(k, random.Random(i)) != first
+    assert redrawn > 0
+
+
 def test_a_sure_chance_puts_the_card_there() -> None:
     s = _position(5, 3)
     v = view_for(s, s.turn)

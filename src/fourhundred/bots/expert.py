@@ -42,7 +42,9 @@ class ExpertOptions(SearchOptions):
     last tricks (cheaper). ``learned_bids`` off keeps the heuristic's bid as
     the prior; ``locations`` off deals the hidden cards uniformly, as the
     search does, where the inference is not used (for measuring what each
-    part adds). ``prune`` and ``fast`` are on (the search's
+    part adds); ``locations_fit`` off keeps the location model's deals
+    without weighing them by the bids' fit (the model reads the bids
+    itself). ``prune`` and ``fast`` are on (the search's
     options): the cards that fall clearly behind the heuristic's or the
     leader stop being played out, and the deals are searched on the fast
     path (rollouts in C)."""
@@ -53,6 +55,7 @@ class ExpertOptions(SearchOptions):
     learned_bids: bool = True
     inference_window: int | None = None
     locations: bool = True
+    locations_fit: bool = True
 
 
 class ExpertBot(SearchBot):
@@ -78,6 +81,7 @@ class ExpertBot(SearchBot):
         self.learned_bids = options.learned_bids
         self.inference_window = options.inference_window
         self.locations = options.locations
+        self.locations_fit = options.locations_fit
         # numpy and the weights are loaded now, not inside the first
         # decision's budget (the import alone takes a good part of a second).
         if self.learned_bids:
@@ -124,5 +128,5 @@ class ExpertBot(SearchBot):
         if self.locations:
             from .locations import LocationSampler  # numpy, only once it plays
 
-            return LocationSampler.for_view(view, fast=self.fast)
+            return LocationSampler.for_view(view, fast=self.fast, fit=self.locations_fit)
         return None

@@ -197,20 +197,24 @@ class LocationSampler:
     """``chances`` as packed doubles, for the C deal (:mod:`.speedups`)."""
     fast: bool = True
     """Deal in C where it is built (the same deals from the same draws)."""
+    fit: bool = True
+    """Keep each deal by how well the bidders' hands fit their bids, as the
+    search's sampler does; off leaves the bids to the model, which has read
+    them too (for measuring whether they count twice)."""
 
     @classmethod
     def for_view(
-        cls, view: View, model: LocationModel | None = None, *, fast: bool = True
+        cls, view: View, model: LocationModel | None = None, *, fast: bool = True, fit: bool = True
     ) -> LocationSampler:
         x, elig = view_features(view)
         p = (model or shipped_locations()).probabilities(x[None], elig[None])[0]
         chances = tuple((float(a), float(b), float(c)) for a, b, c in p.tolist())
         packed = array("d", [x for row in chances for x in row]).tobytes()
-        return cls(chances, packed, fast)
+        return cls(chances, packed, fast, fit)
 
     def __call__(self, k: Knowledge, rng: random.Random) -> list[int]:
         others = tuple(s for s in range(4) if s != k.seat)
-        bidders = [s for s in others if k.bids[s]]
+        bidders = [s for s in others if k.bids[s]] if self.fit else []
         if self.fast and self.packed and fast_draw is not None:
             # The loop below, in C.
             seat, hand, unknown, caps, voids, _, played, bids, lows = draw_args(k, bidders)
