@@ -22,8 +22,9 @@ solving exactly from four tricks left, not three, at any budget),
 ``fast-uniform`` (the same with the search's uniform deals, not the
 location model's), ``fast-unpruned`` (the same playing out every card) or
 ``fast-uniform-unpruned`` (both: the search on the fast path with the
-learned bidder) or ``fast-nofit-unpruned`` (the location model's deals
-not weighed again by the bids' fit, every card played out).
+learned bidder, the expert as shipped since session 16) or
+``fast-nofit-unpruned`` (the location model's deals not weighed again by
+the bids' fit, every card played out).
 ``--against`` plays it against another variant instead of the search (two
 variants that differ in one part show what that part adds with less noise:
 most of their decisions are the same). Every variant before ``pruned`` plays
@@ -36,6 +37,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from dataclasses import replace
 from typing import Any
 
 from fourhundred.bots import BOTS
@@ -43,22 +45,25 @@ from fourhundred.bots.arena import ArenaConfig, run_arena
 from fourhundred.bots.expert import ExpertBot, ExpertOptions
 from fourhundred.engine import preset
 
+# Each variant names the parts it was measured with (the expert's defaults
+# have changed since: ExpertOptions).
+_OLD = ExpertOptions(locations=True, prune=False, fast=False)
 VARIANTS: dict[str, ExpertOptions] = {
-    "no-inference": ExpertOptions(inference=False, prune=False, fast=False),
-    "bidder-only": ExpertOptions(inference=False, locations=False, prune=False, fast=False),
-    "locations-only": ExpertOptions(inference=False, learned_bids=False, prune=False, fast=False),
-    "no-learned-bids": ExpertOptions(learned_bids=False, prune=False, fast=False),
-    "full": ExpertOptions(inference=True, prune=False, fast=False),
-    "cheap-inference": ExpertOptions(inference=True, inference_window=2, prune=False, fast=False),
-    "z-half": ExpertOptions(inference=False, z=0.5, prune=False, fast=False),
-    "unpruned": ExpertOptions(prune=False, fast=False),
-    "pruned": ExpertOptions(prune=True, fast=False),
-    "fast": ExpertOptions(),
-    "exact4": ExpertOptions(exact=4),
-    "fast-uniform": ExpertOptions(locations=False),
-    "fast-unpruned": ExpertOptions(prune=False),
+    "no-inference": replace(_OLD, inference=False),
+    "bidder-only": replace(_OLD, inference=False, locations=False),
+    "locations-only": replace(_OLD, inference=False, learned_bids=False),
+    "no-learned-bids": replace(_OLD, learned_bids=False),
+    "full": replace(_OLD, inference=True),
+    "cheap-inference": replace(_OLD, inference=True, inference_window=2),
+    "z-half": replace(_OLD, inference=False, z=0.5),
+    "unpruned": _OLD,
+    "pruned": replace(_OLD, prune=True),
+    "fast": ExpertOptions(locations=True, prune=True),
+    "exact4": ExpertOptions(locations=True, prune=True, exact=4),
+    "fast-uniform": ExpertOptions(locations=False, prune=True),
+    "fast-unpruned": ExpertOptions(locations=True, prune=False),
     "fast-uniform-unpruned": ExpertOptions(locations=False, prune=False),
-    "fast-nofit-unpruned": ExpertOptions(locations_fit=False, prune=False),
+    "fast-nofit-unpruned": ExpertOptions(locations=True, locations_fit=False, prune=False),
 }
 
 

@@ -57,7 +57,10 @@ def _bot(option: str, on: bool, seed: int, budget_ms: int) -> SearchBot:
         return SearchBot(seed=seed, budget_ms=budget_ms, workers=1, options=SearchOptions(fast=on))
     if option == "fast":
         return ExpertBot(
-            seed=seed, budget_ms=budget_ms, workers=1, options=ExpertOptions(prune=False, fast=on)
+            seed=seed,
+            budget_ms=budget_ms,
+            workers=1,
+            options=ExpertOptions(locations=True, prune=False, fast=on),
         )
     return SearchBot(seed=seed, budget_ms=budget_ms, workers=1, options=SearchOptions(prune=on))
 

@@ -179,9 +179,9 @@ def test_a_sure_chance_puts_the_card_there() -> None:
 def test_the_expert_deals_with_the_model_below_the_inference_budget() -> None:
     s = _position(2, 4)
     v = view_for(s, s.turn)
-    assert isinstance(ExpertBot(budget_ms=50, workers=1).sampler(v), LocationSampler)
-    off = ExpertBot(budget_ms=50, workers=1, options=ExpertOptions(locations=False))
-    assert off.sampler(v) is None
+    on = ExpertBot(budget_ms=50, workers=1, options=ExpertOptions(locations=True))
+    assert isinstance(on.sampler(v), LocationSampler)
+    assert ExpertBot(budget_ms=50, workers=1).sampler(v) is None  # off by default
 
 
 def test_train_locations_command(tmp_path: Path) -> None:

@@ -257,7 +257,8 @@ def _decisions(n: int, seed: int) -> list[View]:
 def _searcher(kind: str, fast: bool, seed: int) -> SearchBot:
     if kind == "search":
         return SearchBot(seed=seed, iterations=12, options=SearchOptions(fast=fast))
-    return ExpertBot(seed=seed, iterations=12, options=ExpertOptions(fast=fast, inference=False))
+    options = ExpertOptions(fast=fast, inference=False, locations=True)
+    return ExpertBot(seed=seed, iterations=12, options=options)
 
 
 def test_the_fast_path_searches_the_same_deals_to_the_same_values() -> None:

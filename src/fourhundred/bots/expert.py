@@ -3,10 +3,13 @@ the learned bidder.
 
 * **Play**: the determinized search of :mod:`.search` (rollouts with the
   heuristic, the exact solver for the last tricks, the same budget control
-  over both cores); its deals are drawn with the learned model of where the
-  hidden cards lie (:mod:`.locations`), and from a budget of
-  ``INFERENCE_FROM_MS`` by :class:`.inference.PlayInference` instead: deals
-  on which the others' cards so far make sense are favoured.
+  over both cores) on its fast path, about nine times the search's deals
+  at 50 ms; the deals are the search's own below a budget of
+  ``INFERENCE_FROM_MS``, and from it drawn by
+  :class:`.inference.PlayInference`: deals on which the others' cards so far
+  make sense are favoured. (The learned model of where the hidden cards lie,
+  :mod:`.locations`, is an option: with many deals its deals cost what the
+  deals gained, docs/bots.md.)
 * **Bids**: the search's simulation of whole hands values the bids near the
   heuristic's; the bid it keeps unless another beats it deal by deal is the
   learned bidder's (:mod:`.bidder`) instead of the heuristic's.
@@ -40,21 +43,20 @@ class ExpertOptions(SearchOptions):
     ``INFERENCE_FROM_MS``, and with ``iterations``); off leaves them to the
     search's own sampler. ``inference_window``: judge only the plays of the
     last tricks (cheaper). ``learned_bids`` off keeps the heuristic's bid as
-    the prior; ``locations`` off deals the hidden cards uniformly, as the
-    search does, where the inference is not used (for measuring what each
-    part adds); ``locations_fit`` off keeps the location model's deals
-    without weighing them by the bids' fit (the model reads the bids
-    itself). ``prune`` and ``fast`` are on (the search's
-    options): the cards that fall clearly behind the heuristic's or the
-    leader stop being played out, and the deals are searched on the fast
-    path (rollouts in C)."""
+    the prior; ``locations`` on draws the deals with the location model
+    where the inference is not used (off by default: on the fast path it
+    cost what the deals gained, docs/bots.md), and ``locations_fit`` off
+    keeps its deals without weighing them by the bids' fit (the model reads
+    the bids itself); these are for measuring what each part adds.
+    ``fast`` is on (the search's option): the deals are searched on the
+    fast path (rollouts and deals in C); ``prune`` is off, as in the search
+    (it changed nothing measurable on the fast path)."""
 
-    prune: bool = True
     fast: bool = True
     inference: bool | None = None
     learned_bids: bool = True
     inference_window: int | None = None
-    locations: bool = True
+    locations: bool = False
     locations_fit: bool = True
 
 
