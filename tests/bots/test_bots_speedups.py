@@ -163,6 +163,25 @@ def test_the_c_search_deal_gives_the_python_deals_from_the_same_draws() -> None:
     assert checked >= 10  # positions with voids shown are among them
 
 
+class _CountingRandom(random.Random):
+    """A generator whose own ``random`` the C must call (not the base's)."""
+
+    calls = 0
+
+    def random(self) -> float:
+        self.calls += 1
+        return super().random()
+
+
+def test_a_generator_that_overrides_its_methods_is_called_through_them() -> None:
+    for i, s in enumerate(_states(10, seed=11)):
+        k = Knowledge.from_view(view_for(s, s.turn))
+        a, b = _CountingRandom(i), _CountingRandom(i)
+        assert sample_hands(k, a, fast=True) == sample_hands(k, b)
+        assert a.calls == b.calls > 0
+        assert a.getstate() == b.getstate()
+
+
 def _split_suits_view(rng: random.Random) -> tuple[GameState, Knowledge]:
     """The first lead of a deal where one opponent holds only the first two
     suits and another only the last two, and the seat to lead knows it (the

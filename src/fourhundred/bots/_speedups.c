@@ -658,8 +658,11 @@ static int plain_rng(PyObject *rng)
     Py_XDECREF(g);
     if (!r || !g)
         return -1;
-    if (same)
-        PLAIN_RNG = t; /* a type object: lives as long as the class */
+    if (same) { /* kept alive, so that no other class can take its address */
+        Py_INCREF(t);
+        Py_XDECREF(PLAIN_RNG);
+        PLAIN_RNG = t;
+    }
     return same;
 }
 
@@ -678,9 +681,29 @@ static PyObject *rng_call(PyObject *rng, PyObject *bits)
                 : PyObject_CallMethodNoArgs(rng, S_random);
 }
 
-/* random.Random._randbelow_with_getrandbits, the way CPython draws it. */
+static PyObject *S_randbelow;
+
+/* What random.shuffle draws: rng._randbelow(n). For a plain random.Random
+ * that is _randbelow_with_getrandbits, done here the way CPython does it; a
+ * class of its own may draw otherwise (one that overrides random() but not
+ * getrandbits() draws with random()), so its own method is called. */
 static long randbelow(PyObject *rng, long n)
 {
+    int plain = plain_rng(rng);
+    if (plain < 0)
+        return -1;
+    if (!plain) {
+        PyObject *arg = PyLong_FromLong(n), *v;
+        if (!arg)
+            return -1;
+        v = PyObject_CallMethodOneArg(rng, S_randbelow, arg);
+        Py_DECREF(arg);
+        if (!v)
+            return -1;
+        long r = PyLong_AsLong(v);
+        Py_DECREF(v);
+        return (r == -1 && PyErr_Occurred()) ? -1 : r;
+    }
     int k = 0;
     for (long m = n; m; m >>= 1)
         k++;
@@ -999,6 +1022,7 @@ PyMODINIT_FUNC PyInit__speedups(void)
     INTERN(S_legal, "legal_mask");
     INTERN(S_random, "random");
     INTERN(S_getrandbits, "getrandbits");
+    INTERN(S_randbelow, "_randbelow");
 #undef INTERN
     return PyModule_Create(&module_def);
 }
