@@ -16,14 +16,14 @@ from .summary import HandSummary
 if TYPE_CHECKING:
     from .state import GameState
 
-__all__ = ["close_hand", "end_hand", "finish_hand"]
+__all__ = ["close_hand", "finish_hand", "settle_hand"]
 
 _NEXT: Final = tuple(next_seat(seat) for seat in range(4))
 
 
 def finish_hand(g: GameState) -> None:
     """Score the hand whose last trick is complete."""
-    close = _settle if g.lean else close_hand
+    close = settle_hand if g.lean else close_hand
     bidder = g.thirteen_bidder
     if bidder >= 0:
         team = team_of(bidder)
@@ -45,7 +45,7 @@ def finish_hand(g: GameState) -> None:
     close(g, thrown_in=False, redeal_request=None, deltas=tuple(deltas))
 
 
-def end_hand(
+def settle_hand(
     g: GameState,
     *,
     thrown_in: bool,
@@ -53,21 +53,8 @@ def end_hand(
     deltas: tuple[int, ...],
     winner: int | None = None,
 ) -> None:
-    """The end of a hand: :func:`close_hand`, or for a lean copy
-    (``GameState.clone(lean=True)``) only :func:`_settle`."""
-    close = _settle if g.lean else close_hand
-    close(g, thrown_in=thrown_in, redeal_request=redeal_request, deltas=deltas, winner=winner)
-
-
-def _settle(
-    g: GameState,
-    *,
-    thrown_in: bool,
-    redeal_request: int | None,
-    deltas: tuple[int, ...],
-    winner: int | None = None,
-) -> None:
-    """The end of a lean copy's hand: the scores move and the game is won
+    """The end of a lean copy's hand (``GameState.clone(lean=True)``), in
+    place of :func:`close_hand`: the scores move and the game is won
     or not, as in :func:`close_hand`; the hand is not kept and no next hand
     follows (the copy's game is ``OVER``, its ``winner`` ``None`` when no
     team has won)."""

@@ -53,7 +53,7 @@ from .errors import (
     NotYourTurn,
     WrongPhase,
 )
-from .handend import end_hand, finish_hand
+from .handend import close_hand, finish_hand, settle_hand
 from .phase import NO_BID, Phase
 from .scoring import bid_value, highest_bid, lowest_bid, required_total
 from .seats import bidding_order, next_seat
@@ -348,7 +348,8 @@ class GameState(PlayCore):
         redeal_request: int | None,
         deltas: tuple[int, ...],
     ) -> None:
-        end_hand(self, thrown_in=thrown_in, redeal_request=redeal_request, deltas=deltas)
+        close = settle_hand if self.lean else close_hand
+        close(self, thrown_in=thrown_in, redeal_request=redeal_request, deltas=deltas)
 
     # ------------------------------------------------------------ utilities
 
