@@ -711,8 +711,9 @@ static long randbelow(PyObject *rng, long n)
     if (!bits)
         return -1;
     long r;
+    PyObject *argv[2] = {rng, bits}; /* plain: its own getrandbits, directly */
     do {
-        PyObject *v = rng_call(rng, bits);
+        PyObject *v = PyObject_Vectorcall(GETRANDBITS_METH, argv, 2, NULL);
         if (!v) {
             Py_DECREF(bits);
             return -1;
