@@ -217,10 +217,8 @@ class LocationSampler:
         bidders = [s for s in others if k.bids[s]] if self.fit else []
         if self.fast and self.packed and fast_draw is not None:
             # The loop below, in C.
-            seat, hand, unknown, caps, voids, _, played, bids, lows = draw_args(k, bidders)
             rel = [PLACE[k.seat][s] - 1 for s in range(4)]
-            args = (seat, hand, unknown, caps, voids, rel, played, bids, lows)
-            kept = fast_draw(rng, self.packed, *args, _TRIES)[0]
+            kept = fast_draw(rng, self.packed, *draw_args(k, bidders, rel), _TRIES)[0]
             return kept if kept is not None else sample_hands(k, rng, fast=True)
         for _ in range(_TRIES):
             hands = self._deal(k, rng, others)

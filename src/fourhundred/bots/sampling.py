@@ -217,16 +217,16 @@ def _draw_once(
     return (hands if rng.random() < w else None), 1, False, hands, w
 
 
-def draw_args(k: Knowledge, bidders: list[int]) -> DrawArgs:
+def draw_args(k: Knowledge, bidders: list[int], rel: list[int] | None = None) -> DrawArgs:
     """The C loop's arguments after ``rng`` and ``chances``, before
     ``tries``: the seat, its hand, the unknown cards, each seat's room, the
-    voids, ``rel`` (filled by the location sampler), the cards played, the
+    voids, ``rel`` (the location sampler's columns), the cards played, the
     bids weighed (``bidders``'; 0 for the others) and each seat's lowest
     bid."""
     caps = [0 if s == k.seat else k.left(s) for s in range(4)]
     bids = [k.bids[s] if s in bidders else 0 for s in range(4)]
     lows = [lowest_bid(k.settings, k.scores[s]) for s in range(4)]
-    return (k.seat, k.hand, k.unknown, caps, k.voids, None, k.played_by, bids, lows)
+    return (k.seat, k.hand, k.unknown, caps, k.voids, rel, k.played_by, bids, lows)
 
 
 def fast_sample_hands(k: Knowledge, rng: random.Random) -> list[int]:
