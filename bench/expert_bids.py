@@ -115,10 +115,12 @@ def main() -> None:
     tail = np.cumsum(probs[:, ::-1], axis=1)[:, ::-1]
     q = tail[np.arange(len(b)), b].astype(np.float64)
     print(f"{len(b)} bids of {len(parts) * CHUNK} hands, made {made.mean():.1%}")
-    show(f"shipped calibration {model.calib.round(3).tolist()}", calibrated(q, b, model.calib), made)
+    show(
+        f"shipped calibration {model.calib.round(3).tolist()}", calibrated(q, b, model.calib), made
+    )
     w = fit_calib(q, b, made.astype(np.float64))
     show(f"fitted on these bids {w.round(3).tolist()}", calibrated(q, b, w), made)
-    (args.out / "calib.json").write_text(json.dumps({"calib": w.tolist(), "bids": int(len(b))}))
+    (args.out / "calib.json").write_text(json.dumps({"calib": w.tolist(), "bids": len(b)}))
 
 
 if __name__ == "__main__":

@@ -24,7 +24,9 @@ location model's), ``fast-unpruned`` (the same playing out every card) or
 ``fast-uniform-unpruned`` (both: the search on the fast path with the
 learned bidder, the expert as shipped since session 16) or
 ``fast-nofit-unpruned`` (the location model's deals not weighed again by
-the bids' fit, every card played out).
+the bids' fit, every card played out) or ``fast-inference`` (the expert as
+shipped since session 16 with the inference from play at any budget, on
+the fast path since session 17).
 ``--against`` plays it against another variant instead of the search (two
 variants that differ in one part show what that part adds with less noise:
 most of their decisions are the same). Every variant before ``pruned`` plays
@@ -64,6 +66,7 @@ VARIANTS: dict[str, ExpertOptions] = {
     "fast-unpruned": ExpertOptions(locations=True, prune=False),
     "fast-uniform-unpruned": ExpertOptions(locations=False, prune=False),
     "fast-nofit-unpruned": ExpertOptions(locations=True, locations_fit=False, prune=False),
+    "fast-inference": ExpertOptions(locations=False, prune=False, inference=True),
 }
 
 

@@ -18,11 +18,21 @@ from fourhundred.bots import rollout as rollout_module
 from fourhundred.bots import sampling
 from fourhundred.bots.expert import ExpertBot, ExpertOptions
 from fourhundred.bots.heuristic import HeuristicBot, choose_card, estimate_tricks
+from fourhundred.bots.inference import PlayInference, play_likelihood
 from fourhundred.bots.knowledge import SUIT_MASKS, Knowledge
 from fourhundred.bots.locations import LocationSampler
 from fourhundred.bots.sampling import sample_hands
 from fourhundred.bots.search import SearchBot, SearchOptions
-from fourhundred.engine import GameState, Phase, View, deal_masks, mask_of, preset, view_for
+from fourhundred.engine import (
+    GameState,
+    Phase,
+    View,
+    deal_masks,
+    mask_of,
+    preset,
+    state_from_view,
+    view_for,
+)
 
 if rollout_module.fast_rollout is None:  # pragma: no cover - the build has no C compiler
     pytest.skip("the C rollout is not built", allow_module_level=True)
@@ -276,17 +286,20 @@ def _decisions(n: int, seed: int) -> list[View]:
 def _searcher(kind: str, fast: bool, seed: int) -> SearchBot:
     if kind == "search":
         return SearchBot(seed=seed, iterations=12, options=SearchOptions(fast=fast))
+    if kind == "inference":
+        return ExpertBot(seed=seed, iterations=12, options=ExpertOptions(fast=fast))
     options = ExpertOptions(fast=fast, inference=False, locations=True)
     return ExpertBot(seed=seed, iterations=12, options=options)
 
 
 def test_the_fast_path_searches_the_same_deals_to_the_same_values() -> None:
     """With a fixed number of deals, the search and the expert (the location
-    model's deals) find the very same tallies on and off the fast path."""
+    model's deals, and the inference from play's) find the very same
+    tallies on and off the fast path."""
     phases = set()
     for i, v in enumerate(_decisions(16, seed=21)):
         phases.add(v.phase)
-        for kind in ("search", "expert"):
+        for kind in ("search", "expert", "inference"):
             slow = _searcher(kind, False, i).search(v)
             fast = _searcher(kind, True, i).search(v)
             assert fast.deals == slow.deals == 12
@@ -294,6 +307,67 @@ def test_the_fast_path_searches_the_same_deals_to_the_same_values() -> None:
             for a, vs in slow.values.items():
                 assert fast.values[a] == vs, (kind, i, a)
     assert phases == {"bid", "play"}
+
+
+def _played_views(n: int, seed: int) -> list[tuple[GameState, View]]:
+    """Play decisions after a few tricks of heuristic self-play, with the
+    state they were seen from."""
+    rng = random.Random(seed)
+    h = HeuristicBot()
+    out: list[tuple[GameState, View]] = []
+    while len(out) < n:
+        s = GameState(preset(rng.choice(("standard", "traditional"))))
+        s.deal(deal_masks(rng))
+        while s.phase is Phase.BID:
+            s.apply(h.choose(view_for(s, s.turn)))
+        for _ in range(rng.randrange(1, 45)):
+            if s.phase is not Phase.PLAY:
+                break
+            s.apply(h.choose(view_for(s, s.turn)))
+        if s.phase is Phase.PLAY and len(s.legal_cards()) > 1:
+            out.append((s, view_for(s, s.turn)))
+    return out
+
+
+def test_the_c_likelihood_is_the_python_one_to_the_last_bit() -> None:
+    """The same product over the same plays, on the real deal and on drawn
+    ones, for every noise and window."""
+    for i, (state, view) in enumerate(_played_views(40, seed=31)):
+        k = Knowledge.from_view(view)
+        rng = random.Random(i)
+        deals = [list(state.hands), *(sample_hands(k, rng) for _ in range(4))]
+        for noise, window in ((0.35, None), (0.0, None), (0.2, 1), (0.5, 2)):
+            inf = PlayInference(view, noise=noise, window=window)
+            for hands in deals:
+                whole = [hands[s] | k.played_by[s] for s in range(4)]
+                args = (inf.order, inf.seat, noise, inf.judge_from)
+                py = play_likelihood(state_from_view(inf.start_view, whole), *args)
+                c = _speedups.likelihood(state_from_view(inf.start_view, whole), *args)
+                assert c == py, (i, noise, window)
+        assert PlayInference(view).likelihood(k, list(state.hands)) > 0
+
+
+def test_the_fast_inference_keeps_the_python_deal_from_the_same_draws() -> None:
+    for i, (_state, view) in enumerate(_played_views(30, seed=32)):
+        k = Knowledge.from_view(view)
+        slow, fast = PlayInference(view), PlayInference(view, fast=True)
+        r1, r2 = random.Random(i), random.Random(i)
+        for _ in range(5):
+            assert fast(k, r2) == slow(k, r1), i
+        assert r1.getstate() == r2.getstate()
+        assert fast.weighted(k, r2, 3) == slow.weighted(k, r1, 3)
+
+
+def test_the_c_likelihood_refuses_a_card_that_is_not_legal() -> None:
+    state, view = _played_views(1, seed=33)[0]
+    inf = PlayInference(view)
+    k = Knowledge.from_view(view)
+    start = state_from_view(inf.start_view, [state.hands[s] | k.played_by[s] for s in range(4)])
+    bad = next(c for c in range(52) if not start.legal_mask() >> c & 1)
+    with pytest.raises(ValueError, match="not a legal play"):
+        _speedups.likelihood(start, [bad], -1, 0.35, 0)
+    with pytest.raises(TypeError):
+        _speedups.likelihood(start, [bad], -1, 0.35)
 
 
 def test_the_c_loops_compute_no_rule_of_their_own() -> None:

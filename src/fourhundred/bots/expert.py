@@ -126,7 +126,7 @@ class ExpertBot(SearchBot):
         if view.phase != "play":
             return None
         if self.infers:
-            return PlayInference(view, window=self.inference_window)
+            return PlayInference(view, window=self.inference_window, fast=self.fast)
         if self.locations:
             from .locations import LocationSampler  # numpy, only once it plays
 

@@ -14,6 +14,12 @@ The model of a player: the heuristic's card (or a card touching it) with
 probability ``1 - noise``, otherwise any legal card alike. Legal sets and
 trick winners come from the engine (``state_from_view``, ``legal_mask``,
 ``play_unchecked``), never from here.
+
+On the search's fast path (``fast=True``) the same deals are drawn by the
+C loop (:func:`.sampling.fast_sample_hands`), the position when play began
+is rebuilt once per decision and each deal set into it (``with_hands``),
+and the likelihood is its C twin (:data:`.speedups.fast_likelihood`): the
+same deal kept, from the same draws.
 """
 
 from __future__ import annotations
@@ -30,11 +36,13 @@ from fourhundred.engine import (
     next_seat,
     same_suit,
     state_from_view,
+    with_hands,
 )
 
 from .heuristic import choose_card
 from .knowledge import ABOVE, BELOW, Knowledge
-from .sampling import sample_hands
+from .sampling import fast_sample_hands, sample_hands
+from .speedups import fast_likelihood
 
 __all__ = ["NOISE", "PlayInference", "play_likelihood"]
 
@@ -100,10 +108,20 @@ class PlayInference:
     whose deals are weighted by how well the others' plays fit them."""
 
     def __init__(
-        self, view: View, batch: int = _BATCH, noise: float = NOISE, window: int | None = None
+        self,
+        view: View,
+        batch: int = _BATCH,
+        noise: float = NOISE,
+        window: int | None = None,
+        *,
+        fast: bool = False,
     ) -> None:
         """``window``: judge only the plays of the last ``window`` tricks
-        (the one in progress counts), for a cheaper likelihood."""
+        (the one in progress counts), for a cheaper likelihood; ``fast``:
+        the search's fast path (the same deals, sooner)."""
+        self.fast = fast
+        self._sample = fast_sample_hands if fast else sample_hands
+        self._template: GameState | None = None
         self.batch = batch
         self.noise = noise
         self.order: list[int] = [c for t in view.tricks for c in t.cards]
@@ -128,23 +146,32 @@ class PlayInference:
     def likelihood(self, k: Knowledge, hands: list[int]) -> float:
         """How likely the others' plays so far are on the deal ``hands``."""
         whole = [hands[s] | k.played_by[s] for s in range(4)]
-        start = state_from_view(self.start_view, whole)
-        return play_likelihood(start, self.order, self.seat, self.noise, self.judge_from)
+        if not self.fast:
+            start = state_from_view(self.start_view, whole)
+            return play_likelihood(start, self.order, self.seat, self.noise, self.judge_from)
+        if self._template is None:
+            self._template = state_from_view(self.start_view, whole)
+            start = self._template.clone()
+        else:
+            start = with_hands(self._template, whole)
+        if fast_likelihood is None:
+            return play_likelihood(start, self.order, self.seat, self.noise, self.judge_from)
+        return fast_likelihood(start, self.order, self.seat, self.noise, self.judge_from)
 
     def weighted(self, k: Knowledge, rng: random.Random, n: int) -> list[tuple[list[int], float]]:
         """``n`` deals with their likelihood weights (all 1.0 before the
         first card): an expectation over the inferred deals is their
         weighted mean (self-normalised importance sampling), with less
         noise than the mean over deals resampled one by one."""
-        drawn = [sample_hands(k, rng) for _ in range(n)]
+        drawn = [self._sample(k, rng) for _ in range(n)]
         if not self.order:
             return [(h, 1.0) for h in drawn]
         return [(h, self.likelihood(k, h)) for h in drawn]
 
     def __call__(self, k: Knowledge, rng: random.Random) -> list[int]:
         if not self.order:
-            return sample_hands(k, rng)
-        drawn = [sample_hands(k, rng) for _ in range(self.batch)]
+            return self._sample(k, rng)
+        drawn = [self._sample(k, rng) for _ in range(self.batch)]
         weights = [self.likelihood(k, h) for h in drawn]
         total = sum(weights)
         if total <= 0.0:

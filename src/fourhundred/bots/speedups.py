@@ -5,8 +5,9 @@ same cards and deals, slower.
 
 Each C function is its Python twin decision for decision
 (``tests/bots/test_bots_speedups.py`` runs both and compares):
-``choose_card`` and ``rollout`` (:mod:`.heuristic`, :mod:`.rollout`) and
-``draw``, the deal of the hidden cards and the bids' weighing of it
+``choose_card`` and ``rollout`` (:mod:`.heuristic`, :mod:`.rollout`),
+``likelihood`` (:func:`.inference.play_likelihood`), ``draw``, the deal
+of the hidden cards and the bids' weighing of it
 (:func:`.sampling.sample_hands` and :class:`.locations.LocationSampler`,
 the loop of both), and ``estimate_tricks`` (:mod:`.heuristic_bidding`,
 which ``draw`` weighs with).
@@ -35,6 +36,7 @@ __all__ = [
     "SPEEDUPS",
     "DrawArgs",
     "fast_draw",
+    "fast_likelihood",
     "fast_rollout",
 ]
 
@@ -77,3 +79,9 @@ fast_draw: Final[Draw | None] = SPEEDUPS.draw if SPEEDUPS is not None else None
 """The rejection loop of ``sampling.sample_hands`` and of
 ``LocationSampler`` in C (deals, each kept by how well the bidders' hands
 fit their bids), or ``None``."""
+fast_likelihood: Final[Callable[[GameState, list[int], int, float, int], float] | None] = (
+    SPEEDUPS.likelihood if SPEEDUPS is not None else None
+)
+"""``inference.play_likelihood`` in C (it plays the cards through the
+state's ``play_unchecked`` and raises ``ValueError`` at a card that is not
+legal there), or ``None``."""
