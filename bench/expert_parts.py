@@ -26,7 +26,9 @@ learned bidder, the expert as shipped since session 16) or
 ``fast-nofit-unpruned`` (the location model's deals not weighed again by
 the bids' fit, every card played out) or ``fast-inference`` (the expert as
 shipped since session 16 with the inference from play at any budget, on
-the fast path since session 17).
+the fast path since session 17) or ``fast-inference-weighed`` (the same,
+every deal drawn kept and weighed by the square root of its likelihood
+instead of resampling).
 ``--against`` plays it against another variant instead of the search (two
 variants that differ in one part show what that part adds with less noise:
 most of their decisions are the same). Every variant before ``pruned`` plays
@@ -67,6 +69,9 @@ VARIANTS: dict[str, ExpertOptions] = {
     "fast-uniform-unpruned": ExpertOptions(locations=False, prune=False),
     "fast-nofit-unpruned": ExpertOptions(locations=True, locations_fit=False, prune=False),
     "fast-inference": ExpertOptions(locations=False, prune=False, inference=True),
+    "fast-inference-weighed": ExpertOptions(
+        locations=False, prune=False, inference=True, inference_power=0.5
+    ),
 }
 
 

@@ -66,6 +66,27 @@ def test_inference_deals_are_consistent_with_the_view() -> None:
             assert not hands[x] & k.voids[x]
 
 
+def test_a_weighing_inference_gives_each_deal_its_tempered_likelihood() -> None:
+    s = _heuristic_position(8, 5)
+    v = view_for(s, s.turn)
+    k = Knowledge.from_view(v)
+    for fast in (False, True):
+        inf = PlayInference(v, fast=fast, power=0.5)
+        assert inf.weighs
+        rng = random.Random(3)
+        weights = []
+        for _ in range(20):
+            hands = inf(k, rng)
+            weights.append(inf.last_weight)
+            assert inf.last_weight == PlayInference(v).likelihood(k, hands) ** 0.5
+        assert len(set(weights)) > 1  # the deals differ in how well they fit
+    # Searched with it, the tally carries one weight per deal.
+    bot = ExpertBot(seed=1, iterations=20, options=ExpertOptions(inference_power=0.5))
+    bot.choose(v)
+    assert bot.last is not None
+    assert len(bot.last.weights) == bot.last.deals == 20
+
+
 def test_bidder_chances_are_monotone_and_the_bid_legal() -> None:
     s = GameState(first_dealer=0)
     s.deal_random(seed=9)

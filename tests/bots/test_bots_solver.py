@@ -128,6 +128,35 @@ def test_a_card_clearly_behind_the_kept_one_is_dropped_and_the_deals_stay_paired
     assert not u.behind(5, 3, PRUNE_Z)
 
 
+def test_a_weighted_tally_weighs_its_means_and_its_standard_errors() -> None:
+    import math
+
+    from fourhundred.bots.search import Tally, pick
+
+    plain = Tally({3: [1.0, 2.0, 0.0, 3.0], 5: [3.0, 0.0, 3.0, 1.0]}, deals=4)
+    even = Tally(dict(plain.values), deals=4, weights=[2.0] * 4)
+    assert even.mean(5) == plain.mean(5) == 1.75
+    # Even weights: the mean difference of the plain tally, its standard
+    # error from the weights, sum w^2 (d - m)^2 / (sum w)^2.
+    d = [2.0, -2.0, 3.0, -2.0]
+    m = sum(d) / 4
+    se = math.sqrt(sum((x - m) ** 2 for x in d) / 16)
+    assert math.isclose(even.edge(5, 3, 1.0), m - se)
+    # All the weight on the deals where card 5 wins: taken.
+    lopsided = Tally(dict(plain.values), deals=4, weights=[1.0, 1e-9, 1.0, 1e-9])
+    assert math.isclose(lopsided.mean(5), 3.0, rel_tol=1e-6)
+    assert pick(lopsided, 3, 1.0) == 5
+    # One deal carries it all: fewer than two effective deals, no edge.
+    one = Tally(dict(plain.values), deals=4, weights=[1.0, 1e-12, 1e-12, 1e-12])
+    assert one.edge(5, 3, 1.0) == float("-inf")
+    assert pick(one, 3, 1.0) == 3
+    # Merged with an unweighted tally, whose deals then weigh 1 each.
+    merged = Tally({3: [0.0], 5: [1.0]}, deals=1)
+    merged.merge(lopsided)
+    assert merged.weights == [1.0, 1.0, 1e-9, 1.0, 1e-9]
+    assert merged.deals == 5
+
+
 def test_a_pruning_search_spends_its_deals_on_the_cards_still_in_question(
     advance: Callable[..., GameState],
 ) -> None:

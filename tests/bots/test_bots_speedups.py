@@ -288,24 +288,28 @@ def _searcher(kind: str, fast: bool, seed: int) -> SearchBot:
         return SearchBot(seed=seed, iterations=12, options=SearchOptions(fast=fast))
     if kind == "inference":
         return ExpertBot(seed=seed, iterations=12, options=ExpertOptions(fast=fast))
+    if kind == "weighed":
+        options = ExpertOptions(fast=fast, inference_power=0.5)
+        return ExpertBot(seed=seed, iterations=12, options=options)
     options = ExpertOptions(fast=fast, inference=False, locations=True)
     return ExpertBot(seed=seed, iterations=12, options=options)
 
 
 def test_the_fast_path_searches_the_same_deals_to_the_same_values() -> None:
     """With a fixed number of deals, the search and the expert (the location
-    model's deals, and the inference from play's) find the very same
-    tallies on and off the fast path."""
+    model's deals, and the inference from play's, resampled or weighed)
+    find the very same tallies on and off the fast path."""
     phases = set()
     for i, v in enumerate(_decisions(16, seed=21)):
         phases.add(v.phase)
-        for kind in ("search", "expert", "inference"):
+        for kind in ("search", "expert", "inference", "weighed"):
             slow = _searcher(kind, False, i).search(v)
             fast = _searcher(kind, True, i).search(v)
             assert fast.deals == slow.deals == 12
             assert fast.values.keys() == slow.values.keys()
             for a, vs in slow.values.items():
                 assert fast.values[a] == vs, (kind, i, a)
+            assert fast.weights == slow.weights
     assert phases == {"bid", "play"}
 
 

@@ -47,7 +47,10 @@ class ExpertOptions(SearchOptions):
     where the inference is not used (off by default: on the fast path it
     cost what the deals gained, docs/bots.md), and ``locations_fit`` off
     keeps its deals without weighing them by the bids' fit (the model reads
-    the bids itself); these are for measuring what each part adds.
+    the bids itself); ``inference_power``: the inference weighs every deal
+    drawn by its likelihood to this power instead of resampling
+    (:class:`.inference.PlayInference`); these are for measuring what each
+    part adds.
     ``fast`` is on (the search's option): the deals are searched on the
     fast path (rollouts and deals in C); ``prune`` is off, as in the search
     (it changed nothing measurable on the fast path)."""
@@ -58,6 +61,7 @@ class ExpertOptions(SearchOptions):
     inference_window: int | None = None
     locations: bool = False
     locations_fit: bool = True
+    inference_power: float | None = None
 
 
 class ExpertBot(SearchBot):
@@ -84,6 +88,7 @@ class ExpertBot(SearchBot):
         self.inference_window = options.inference_window
         self.locations = options.locations
         self.locations_fit = options.locations_fit
+        self.inference_power = options.inference_power
         # numpy and the weights are loaded now, not inside the first
         # decision's budget (the import alone takes a good part of a second).
         if self.learned_bids:
@@ -126,7 +131,9 @@ class ExpertBot(SearchBot):
         if view.phase != "play":
             return None
         if self.infers:
-            return PlayInference(view, window=self.inference_window, fast=self.fast)
+            return PlayInference(
+                view, window=self.inference_window, fast=self.fast, power=self.inference_power
+            )
         if self.locations:
             from .locations import LocationSampler  # numpy, only once it plays
 

@@ -107,7 +107,7 @@ class PlayInference:
     """A sampler for the search (``sampler(k, rng)``, like ``sample_hands``)
     whose deals are weighted by how well the others' plays fit them."""
 
-    def __init__(
+    def __init__(  # noqa: PLR0913 - the model's knobs, each a measured option of the expert
         self,
         view: View,
         batch: int = _BATCH,
@@ -115,11 +115,19 @@ class PlayInference:
         window: int | None = None,
         *,
         fast: bool = False,
+        power: float | None = None,
     ) -> None:
         """``window``: judge only the plays of the last ``window`` tricks
         (the one in progress counts), for a cheaper likelihood; ``fast``:
-        the search's fast path (the same deals, sooner)."""
+        the search's fast path (the same deals, sooner); ``power``: instead
+        of resampling, keep every deal drawn and give it the weight
+        ``likelihood ** power`` (:attr:`last_weight`; the search then
+        weighs its tally: below 1 the inference is tempered, so that fewer
+        deals carry most of the weight)."""
         self.fast = fast
+        self.power = power
+        self.weighs = power is not None
+        self.last_weight = 1.0
         self._sample = fast_sample_hands if fast else sample_hands
         self._template: GameState | None = None
         self.batch = batch
@@ -171,6 +179,10 @@ class PlayInference:
     def __call__(self, k: Knowledge, rng: random.Random) -> list[int]:
         if not self.order:
             return self._sample(k, rng)
+        if self.power is not None:
+            hands = self._sample(k, rng)
+            self.last_weight = self.likelihood(k, hands) ** self.power
+            return hands
         drawn = [self._sample(k, rng) for _ in range(self.batch)]
         weights = [self.likelihood(k, h) for h in drawn]
         total = sum(weights)

@@ -156,6 +156,8 @@ def _evaluate_play(view: View, k: Knowledge, rng: random.Random, limits: Limits)
     max_deals = limits.max_deals
     exact = limits.exact
     sampler = limits.dealer()
+    # A sampler that weighs its deals (importance weights) says so.
+    weighs = bool(getattr(sampler, "weighs", False))
     roll = limits.roller()
     build = limits.builder(view)
     lean = limits.fast  # the rollouts' copies settle the hand only
@@ -191,6 +193,8 @@ def _evaluate_play(view: View, k: Knowledge, rng: random.Random, limits: Limits)
                     roll(s, k.gone | (1 << c), voids)
                 tally.add(c, team_value(s, scores, team))
         tally.deals += 1
+        if weighs:
+            tally.weights.append(getattr(sampler, "last_weight", 1.0))
         keep = limits.keep
         if keep in live and tally.deals >= next_prune:
             # Judged on a schedule that thins out (every deal up to ten,
