@@ -14,9 +14,16 @@ setup(
         ),
         Extension(
             "fourhundred.bots._speedups",
-            ["src/fourhundred/bots/_speedups.c"],
-            # No fused multiply-adds: the deal's weights must round as in Python.
-            extra_compile_args=["-O2", "-ffp-contract=off"],
+            [
+                "src/fourhundred/bots/_speedups.c",
+                "src/fourhundred/bots/_heuristic.c",
+                "src/fourhundred/bots/_deal.c",
+            ],
+            depends=["src/fourhundred/bots/_speedups.h"],
+            # No fused multiply-adds: the deal's weights must round as in
+            # Python. The units share their symbols, and show none but
+            # the module's init to the process.
+            extra_compile_args=["-O2", "-ffp-contract=off", "-fvisibility=hidden"],
             libraries=["m"],
             optional=True,
         ),

@@ -27,6 +27,9 @@ def choose_card(
     /,
 ) -> int: ...
 def rollout(state: Any, gone: int, voids: list[int], /) -> None: ...
+def likelihood(
+    state: Any, order: Sequence[int], me: int, noise: float, judge_from: int, /
+) -> float: ...
 def draw(
     rng: Any,
     chances: bytes | None,
