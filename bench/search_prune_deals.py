@@ -3,7 +3,8 @@ searched at a budget with and without it, in one process, the deals each
 search got (medians over the positions and over repeated runs, the two
 interleaved so that both see the same machine).
 
-    .venv/bin/python bench/search_prune_deals.py [--option prune|fast|search-fast|inference]
+    .venv/bin/python bench/search_prune_deals.py
+        [--option prune|fast|search-fast|inference|inference-weighed]
         [--positions N]
         [--budget-ms MS] [--runs R]
 
@@ -16,7 +17,8 @@ state, lean copies), both unpruned so that every deal plays out every card.
 (its own uniform deals). ``inference``: the expert with the inference
 from play on the fast path, ``ExpertOptions(inference=True)``, and the
 expert as shipped (its inference off below 250 ms): what the inference
-costs in deals (a ratio below 1).
+costs in deals (a ratio below 1); ``inference-weighed``: the same with
+every deal drawn kept and weighed (``inference_power=0.5``).
 
 The positions are of heuristic self-play, in the first nine tricks (from
 three tricks left the solver takes over and nothing is pruned), with at
@@ -59,8 +61,9 @@ def positions(n: int, seed: int) -> list[View]:
 def _bot(option: str, on: bool, seed: int, budget_ms: int) -> SearchBot:
     if option == "search-fast":
         return SearchBot(seed=seed, budget_ms=budget_ms, workers=1, options=SearchOptions(fast=on))
-    if option == "inference":
-        opts = ExpertOptions(inference=True) if on else ExpertOptions()
+    if option in ("inference", "inference-weighed"):
+        power = 0.5 if option == "inference-weighed" else None
+        opts = ExpertOptions(inference=True, inference_power=power) if on else ExpertOptions()
         return ExpertBot(seed=seed, budget_ms=budget_ms, workers=1, options=opts)
     if option == "fast":
         return ExpertBot(
@@ -75,7 +78,9 @@ def _bot(option: str, on: bool, seed: int, budget_ms: int) -> SearchBot:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument(
-        "--option", choices=("prune", "fast", "search-fast", "inference"), default="prune"
+        "--option",
+        choices=("prune", "fast", "search-fast", "inference", "inference-weighed"),
+        default="prune",
     )
     ap.add_argument("--positions", type=int, default=60)
     ap.add_argument("--budget-ms", type=int, default=50)
