@@ -9,7 +9,7 @@ STAMP := $(VENV)/.installed
 
 # Create the virtual environment and install the package with its dev tools
 # (again whenever the packaging or the C core changes).
-$(STAMP): pyproject.toml setup.py src/fourhundred/engine/_speedups.c $(wildcard src/fourhundred/bots/_*.[ch])
+$(STAMP): pyproject.toml setup.py $(wildcard src/fourhundred/engine/_*.[ch] src/fourhundred/bots/_*.[ch])
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.[dev]'

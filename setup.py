@@ -8,8 +8,13 @@ setup(
     ext_modules=[
         Extension(
             "fourhundred.engine._speedups",
-            ["src/fourhundred/engine/_speedups.c"],
-            extra_compile_args=["-O2"],
+            [
+                "src/fourhundred/engine/_speedups.c",
+                "src/fourhundred/engine/_core_attrs.c",
+                "src/fourhundred/engine/_cards.c",
+            ],
+            depends=["src/fourhundred/engine/_speedups.h"],
+            extra_compile_args=["-O2", "-fvisibility=hidden"],
             optional=True,
         ),
         Extension(

@@ -3,29 +3,12 @@
  * _pycore.py, card for card (the tests run both and compare them). It holds
  * only what changes on every card; the rules of bidding, scoring and the end
  * of the game stay in Python (state.py), which subclasses PlayCore.
+ *
+ * This unit: the PlayCore type and the module. Its attributes are in
+ * _core_attrs.c, the module's card functions in _cards.c, what they share
+ * in _speedups.h.
  */
-#define PY_SSIZE_T_CLEAN
-#include <Python.h>
-#include <stdint.h>
-#include <string.h>
-
-#define DECK 52
-#define SUIT_MASK(s) (((uint64_t)0x1FFF) << (13 * (s)))
-
-typedef struct {
-    PyObject_HEAD
-    uint64_t hands[4];
-    uint64_t follow;
-    int turn;
-    int trick[4];
-    int ntrick;
-    int done[DECK];
-    int ndone;
-    int winners[13];
-    int nwinners;
-    int won[4];
-    int thirteen_bidder;
-} CoreObject;
+#include "_speedups.h"
 
 static int strength(int led, int c)
 {
@@ -37,7 +20,7 @@ static int strength(int led, int c)
     return -1;
 }
 
-static PyObject *int_list(const int *xs, int n)
+PyObject *int_list(const int *xs, int n)
 {
     PyObject *list = PyList_New(n);
     if (!list)
@@ -74,7 +57,7 @@ static PyObject *Core_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
     return (PyObject *)self;
 }
 
-static int read_seat(PyObject *arg, int *out)
+int read_seat(PyObject *arg, int *out)
 {
     int overflow = 0;
     long s = PyLong_AsLongAndOverflow(arg, &overflow);
@@ -88,7 +71,7 @@ static int read_seat(PyObject *arg, int *out)
     return 0;
 }
 
-static int read_mask(PyObject *obj, uint64_t *out)
+int read_mask(PyObject *obj, uint64_t *out)
 {
     unsigned long long m = PyLong_AsUnsignedLongLong(obj);
     if (m == (unsigned long long)-1 && PyErr_Occurred())
@@ -100,105 +83,6 @@ static int read_mask(PyObject *obj, uint64_t *out)
     *out = (uint64_t)m;
     return 0;
 }
-
-/* ---- getters and setters ---- */
-
-static PyObject *Core_get_hands(CoreObject *self, void *closure)
-{
-    return Py_BuildValue("[KKKK]", (unsigned long long)self->hands[0],
-                         (unsigned long long)self->hands[1], (unsigned long long)self->hands[2],
-                         (unsigned long long)self->hands[3]);
-}
-
-static PyObject *Core_get_turn(CoreObject *self, void *closure)
-{
-    return PyLong_FromLong(self->turn);
-}
-
-static int Core_set_turn(CoreObject *self, PyObject *value, void *closure)
-{
-    if (!value) {
-        PyErr_SetString(PyExc_AttributeError, "cannot delete turn");
-        return -1;
-    }
-    return read_seat(value, &self->turn);
-}
-
-static PyObject *Core_get_thirteen(CoreObject *self, void *closure)
-{
-    return PyLong_FromLong(self->thirteen_bidder);
-}
-
-static int Core_set_thirteen(CoreObject *self, PyObject *value, void *closure)
-{
-    if (!value) {
-        PyErr_SetString(PyExc_AttributeError, "cannot delete thirteen_bidder");
-        return -1;
-    }
-    long s = PyLong_AsLong(value);
-    if (s == -1 && PyErr_Occurred())
-        return -1;
-    if (s < -1 || s > 3) {
-        PyErr_Format(PyExc_ValueError, "%ld is not a seat (0 to 3) or -1", s);
-        return -1;
-    }
-    self->thirteen_bidder = (int)s;
-    return 0;
-}
-
-static PyObject *Core_get_tricks_won(CoreObject *self, void *closure)
-{
-    return int_list(self->won, 4);
-}
-
-static PyObject *Core_get_winners(CoreObject *self, void *closure)
-{
-    return int_list(self->winners, self->nwinners);
-}
-
-static PyObject *Core_get_trick(CoreObject *self, void *closure)
-{
-    return int_list(self->trick, self->ntrick);
-}
-
-static PyObject *Core_get_done(CoreObject *self, void *closure)
-{
-    return int_list(self->done, self->ndone);
-}
-
-static PyObject *Core_get_plays(CoreObject *self, void *closure)
-{
-    int all[DECK];
-    memcpy(all, self->done, sizeof(int) * self->ndone);
-    memcpy(all + self->ndone, self->trick, sizeof(int) * self->ntrick);
-    return int_list(all, self->ndone + self->ntrick);
-}
-
-static PyObject *Core_get_ntricks(CoreObject *self, void *closure)
-{
-    return PyLong_FromLong(self->nwinners);
-}
-
-static PyObject *Core_get_led(CoreObject *self, void *closure)
-{
-    return PyLong_FromLong(self->ntrick ? self->trick[0] / 13 : -1);
-}
-
-static PyGetSetDef Core_getset[] = {
-    {"hands", (getter)Core_get_hands, NULL, "Each seat's unplayed cards, as masks.", NULL},
-    {"turn", (getter)Core_get_turn, (setter)Core_set_turn, "The seat to act.", NULL},
-    {"thirteen_bidder", (getter)Core_get_thirteen, (setter)Core_set_thirteen,
-     "The seat that bid 13 in this hand, or -1.", NULL},
-    {"tricks_won", (getter)Core_get_tricks_won, NULL, "Tricks won in this hand, by seat.", NULL},
-    {"trick_winners", (getter)Core_get_winners, NULL, "The winner of each complete trick.", NULL},
-    {"current_trick", (getter)Core_get_trick, NULL, "The trick in progress.", NULL},
-    {"done_cards", (getter)Core_get_done, NULL, "The cards of the complete tricks.", NULL},
-    {"plays", (getter)Core_get_plays, NULL, "This hand's cards in the order played.", NULL},
-    {"n_tricks", (getter)Core_get_ntricks, NULL, "Complete tricks in this hand.", NULL},
-    {"led_suit", (getter)Core_get_led, NULL, "The suit led to the trick in progress, or -1.",
-     NULL},
-    {NULL},
-};
 
 /* ---- methods ---- */
 
@@ -442,110 +326,6 @@ static PyTypeObject CoreType = {
     .tp_methods = Core_methods,
     .tp_getset = Core_getset,
 };
-
-/* ---- module functions ---- */
-
-static PyObject *nth_card(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
-{
-    if (nargs != 2) {
-        PyErr_SetString(PyExc_TypeError, "nth_card(mask, k)");
-        return NULL;
-    }
-    uint64_t m;
-    if (read_mask(args[0], &m) < 0)
-        return NULL;
-    long k = PyLong_AsLong(args[1]);
-    if (k == -1 && PyErr_Occurred())
-        return NULL;
-    for (; k > 0 && m; k--)
-        m &= m - 1;
-    if (!m)
-        return PyLong_FromLong(-1);
-    return PyLong_FromLong(__builtin_ctzll(m));
-}
-
-static PyObject *pick_card(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
-{
-    if (nargs != 2) {
-        PyErr_SetString(PyExc_TypeError, "pick_card(mask, r)");
-        return NULL;
-    }
-    uint64_t m;
-    if (read_mask(args[0], &m) < 0)
-        return NULL;
-    double r = PyFloat_AsDouble(args[1]);
-    if (r == -1.0 && PyErr_Occurred())
-        return NULL;
-    if (!(r >= 0.0 && r < 1.0)) {
-        PyErr_SetString(PyExc_ValueError, "r must be in [0, 1)");
-        return NULL;
-    }
-    if (!m)
-        return PyLong_FromLong(-1);
-    long k = (long)(r * __builtin_popcountll(m));
-    for (; k > 0; k--)
-        m &= m - 1;
-    return PyLong_FromLong(__builtin_ctzll(m));
-}
-
-static PyObject *cards_of(PyObject *module, PyObject *arg)
-{
-    uint64_t m;
-    if (read_mask(arg, &m) < 0)
-        return NULL;
-    PyObject *list = PyList_New(__builtin_popcountll(m));
-    if (!list)
-        return NULL;
-    Py_ssize_t i = 0;
-    while (m) {
-        PyObject *v = PyLong_FromLong(__builtin_ctzll(m));
-        if (!v) {
-            Py_DECREF(list);
-            return NULL;
-        }
-        PyList_SET_ITEM(list, i++, v);
-        m &= m - 1;
-    }
-    return list;
-}
-
-static PyObject *deal_from_bytes(PyObject *module, PyObject *arg)
-{
-    Py_buffer view;
-    if (PyObject_GetBuffer(arg, &view, PyBUF_SIMPLE) < 0)
-        return NULL;
-    const unsigned char *buf = (const unsigned char *)view.buf;
-    Py_ssize_t len = view.len, pos = 0;
-    int deck[DECK];
-    for (int i = 0; i < DECK; i++)
-        deck[i] = i;
-    for (int i = DECK - 1; i > 0; i--) {
-        uint64_t bound = (uint64_t)i + 1;
-        uint64_t limit = ((uint64_t)1 << 32) - (((uint64_t)1 << 32) % bound);
-        uint64_t r;
-        for (;;) {
-            if (pos + 4 > len) {
-                PyBuffer_Release(&view);
-                Py_RETURN_NONE;
-            }
-            r = (uint64_t)buf[pos] | ((uint64_t)buf[pos + 1] << 8) |
-                ((uint64_t)buf[pos + 2] << 16) | ((uint64_t)buf[pos + 3] << 24);
-            pos += 4;
-            if (r < limit)
-                break;
-        }
-        int j = (int)(r % bound);
-        int t = deck[i];
-        deck[i] = deck[j];
-        deck[j] = t;
-    }
-    PyBuffer_Release(&view);
-    uint64_t h[4] = {0, 0, 0, 0};
-    for (int i = 0; i < DECK; i++)
-        h[i / 13] |= (uint64_t)1 << deck[i];
-    return Py_BuildValue("(KKKK)", (unsigned long long)h[0], (unsigned long long)h[1],
-                         (unsigned long long)h[2], (unsigned long long)h[3]);
-}
 
 static PyMethodDef module_methods[] = {
     {"nth_card", (PyCFunction)(void (*)(void))nth_card, METH_FASTCALL,
