@@ -99,8 +99,9 @@ class SearchOptions:
     ``fast``: the fast path, the same deals and cards sooner (rollouts in
     C, ``_speedups.c`` and its units, about ten times faster than in
     Python, and each deal set into one state rebuilt from the view), so
-    more deals fit the budget. Both are off in the search, the fixed baseline the expert
-    is measured against, and on in the expert. ``exact``: solve the play
+    more deals fit the budget. Both are off in the search, the fixed
+    baseline the expert is measured against, and on in the expert
+    (``prune`` only as an option). ``exact``: solve the play
     exactly from this many tricks left (default: by the budget,
     :func:`exact_tricks_for`)."""
 
