@@ -28,7 +28,9 @@ the bids' fit, every card played out) or ``fast-inference`` (the expert as
 shipped since session 16 with the inference from play at any budget, on
 the fast path since session 17) or ``fast-inference-weighed`` (the same,
 every deal drawn kept and weighed by the square root of its likelihood
-instead of resampling).
+instead of resampling) or ``fast-seen`` (the expert as shipped since
+session 16, its rollouts played by seats that know which suits the others
+hold in the deal: ``SearchOptions(seen=True)``).
 ``--against`` plays it against another variant instead of the search (two
 variants that differ in one part show what that part adds with less noise:
 most of their decisions are the same). Every variant before ``pruned`` plays
@@ -72,6 +74,7 @@ VARIANTS: dict[str, ExpertOptions] = {
     "fast-inference-weighed": ExpertOptions(
         locations=False, prune=False, inference=True, inference_power=0.5
     ),
+    "fast-seen": ExpertOptions(locations=False, prune=False, seen=True),
 }
 
 

@@ -19,7 +19,7 @@ from fourhundred.bots import sampling
 from fourhundred.bots.expert import ExpertBot, ExpertOptions
 from fourhundred.bots.heuristic import HeuristicBot, choose_card, estimate_tricks
 from fourhundred.bots.inference import PlayInference, play_likelihood
-from fourhundred.bots.knowledge import SUIT_MASKS, Knowledge
+from fourhundred.bots.knowledge import FULL, SUIT_MASKS, SUIT_OF, Knowledge
 from fourhundred.bots.locations import LocationSampler
 from fourhundred.bots.sampling import sample_hands
 from fourhundred.bots.search import SearchBot, SearchOptions
@@ -29,6 +29,7 @@ from fourhundred.engine import (
     View,
     deal_masks,
     mask_of,
+    parse_card,
     preset,
     state_from_view,
     view_for,
@@ -81,6 +82,32 @@ def test_the_c_rollout_ends_every_hand_as_the_python_one() -> None:
         assert c_voids == py_voids
         assert c.phase is py.phase
     assert thirteens >= 5  # the hands a 13 bid ends early are among them
+
+
+def test_a_rollout_that_sees_the_voids_is_the_same_in_c_and_changes_the_play() -> None:
+    differ = 0
+    for s in _states(200, seed=6):
+        k = Knowledge.from_view(view_for(s, s.turn))
+        py, c, blind = s.clone(), s.clone(), s.clone()
+        py_voids, c_voids, blind_voids = list(k.voids), list(k.voids), list(k.voids)
+        rollout_module.rollout(py, k.gone, py_voids, True)
+        _speedups.rollout(c, k.gone, c_voids, True)
+        rollout_module.rollout(blind, k.gone, blind_voids)
+        assert c.plays == py.plays
+        assert c.scores == py.scores
+        # The voids given back are still the ones the play showed.
+        assert c_voids == py_voids == blind_voids or py.plays != blind.plays
+        differ += py.plays != blind.plays
+    assert differ >= 20  # knowing the voids changes how the hand is played
+
+
+def test_the_true_voids_are_the_suits_a_hand_lacks() -> None:
+    hand = mask_of(parse_card(c) for c in ("AH", "2C"))
+    voids = rollout_module.true_voids([hand, FULL ^ hand, 0, 0])
+    held = SUIT_MASKS[SUIT_OF[parse_card("AH")]] | SUIT_MASKS[SUIT_OF[parse_card("2C")]]
+    assert voids[0] == FULL ^ held
+    assert voids[1] == 0
+    assert voids[2] == voids[3] == FULL
 
 
 def _random_position(rng: random.Random) -> tuple[object, ...]:

@@ -244,17 +244,32 @@ static int hand_play(Hand *h, int seat, int c)
     return 1;
 }
 
-/* rollout(state, gone, voids): rollout.py's rollout. */
+/* Every seat's true voids in the deal being played out: the suits it no
+ * longer holds (rollout.py's true_voids). */
+static void true_voids(const Hand *h, uint64_t *out)
+{
+    for (int s = 0; s < 4; s++) {
+        out[s] = 0;
+        for (int u = 0; u < 4; u++)
+            if (!(h->hands[s] & SUITM[u]))
+                out[s] |= SUITM[u];
+    }
+}
+
+/* rollout(state, gone, voids[, seen]): rollout.py's rollout. */
 static PyObject *py_rollout(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 {
-    if (nargs != 3) {
-        PyErr_SetString(PyExc_TypeError, "rollout(state, gone, voids)");
+    if (nargs != 3 && nargs != 4) {
+        PyErr_SetString(PyExc_TypeError, "rollout(state, gone, voids[, seen])");
         return NULL;
     }
     if (not_ready())
         return NULL;
+    int seen = 0;
+    if (nargs == 4 && (seen = PyObject_IsTrue(args[3])) < 0)
+        return NULL;
     PyObject *voids_list = args[2];
-    uint64_t gone, voids[4];
+    uint64_t gone, voids[4], known[4];
     Hand h;
     Pos p;
     if (read_u64(args[1], &gone) < 0 || read_masks(voids_list, voids, 4, "voids") < 0 ||
@@ -265,7 +280,9 @@ static PyObject *py_rollout(PyObject *module, PyObject *const *args, Py_ssize_t 
         int seat;
         if (hand_turn(&h, &seat) < 0)
             return NULL;
-        hand_pos(&h, &p, seat, gone, voids);
+        if (seen)
+            true_voids(&h, known);
+        hand_pos(&h, &p, seat, gone, seen ? known : voids);
         int c = choose(&p);
         if (h.n)
             voids[seat] |= SHOWN[h.trick[0]][c];

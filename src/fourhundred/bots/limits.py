@@ -13,6 +13,7 @@ from fourhundred.engine import GameState, View, state_from_view, with_hands
 from .knowledge import Knowledge
 from .rollout import fast_rollout, rollout
 from .sampling import fast_sample_hands, sample_hands
+from .speedups import Roll
 
 __all__ = ["Limits", "Sampler"]
 
@@ -45,15 +46,26 @@ class Limits:
     on lean copies (``GameState.clone(lean=True)``: the hand's end settles
     the scores only)."""
 
+    seen: bool = False
+    """Rollouts in which every seat knows the deal's true voids
+    (:func:`.rollout.rollout`'s ``seen``)."""
+
     def dealer(self) -> Sampler:
         """The sampler of the hidden cards these limits ask for."""
         if self.sampler is not None:
             return self.sampler
         return fast_sample_hands if self.fast else sample_hands
 
-    def roller(self) -> Callable[[GameState, int, list[int]], None]:
+    def roller(self) -> Roll:
         """The rollout these limits ask for."""
-        return fast_rollout if self.fast and fast_rollout is not None else rollout
+        roll = fast_rollout if self.fast and fast_rollout is not None else rollout
+        if not self.seen:
+            return roll
+
+        def seen(state: GameState, gone: int, voids: list[int], _: bool = True, /) -> None:
+            roll(state, gone, voids, True)
+
+        return seen
 
     def builder(self, view: View) -> Callable[[list[int]], GameState]:
         """The state of ``view`` with a sampled deal's hands."""

@@ -9,12 +9,12 @@ card, where it is built; it plays through the state's own
 
 from __future__ import annotations
 
-from fourhundred.engine import SHOWN_VOID, GameState, Phase, bid_value
+from fourhundred.engine import SHOWN_VOID, SUIT_MASKS, GameState, Phase, bid_value
 
 from .heuristic import GAME_BONUS, choose_card
 from .speedups import fast_rollout
 
-__all__ = ["fast_rollout", "rollout", "team_value", "voids_after"]
+__all__ = ["fast_rollout", "rollout", "team_value", "true_voids", "voids_after"]
 
 
 def team_value(state: GameState, base: list[int], team: int) -> float:
@@ -28,10 +28,18 @@ def team_value(state: GameState, base: list[int], team: int) -> float:
     return v
 
 
-def rollout(state: GameState, gone: int, voids: list[int]) -> None:
+def true_voids(hands: list[int]) -> list[int]:
+    """Every seat's true voids in a deal: the suits it does not hold."""
+    return [sum(m for m in SUIT_MASKS if not h & m) for h in hands]
+
+
+def rollout(state: GameState, gone: int, voids: list[int], seen: bool = False) -> None:
     """Play ``state`` (in the play phase) to the end of the hand with the
     heuristic policy for every seat. ``gone`` and ``voids`` are the public
-    knowledge so far (updated as cards fall)."""
+    knowledge so far (updated as cards fall). ``seen``: every seat plays
+    knowing which suits the others still hold in this deal (its true voids,
+    :func:`true_voids`), a step towards the perfect-information values of
+    the deal; ``voids`` still gets only the voids shown."""
     st = state.settings
     sc = state.scores
     bids = list(state.bids)
@@ -49,7 +57,7 @@ def rollout(state: GameState, gone: int, voids: list[int]) -> None:
             legal,
             trick,
             gone,
-            voids,
+            true_voids(list(state.hands)) if seen else voids,
             bids,
             state.tricks_won,
             values,

@@ -103,7 +103,8 @@ class SearchOptions:
     baseline the expert is measured against, and on in the expert
     (``prune`` only as an option). ``exact``: solve the play
     exactly from this many tricks left (default: by the budget,
-    :func:`exact_tricks_for`)."""
+    :func:`exact_tricks_for`). ``seen``: rollouts in which every seat
+    knows which suits the others hold in the deal (:func:`.rollout.rollout`)."""
 
     z: float = Z_SCORE
     search_bids: bool = True
@@ -111,6 +112,7 @@ class SearchOptions:
     prune: bool = False
     fast: bool = False
     exact: int | None = None
+    seen: bool = False
 
 
 def exact_tricks_for(budget_ms: float) -> int:
@@ -348,6 +350,7 @@ class SearchBot(Bot):
         self.prune = options.prune
         self.fast = options.fast
         self.exact = options.exact
+        self.seen = options.seen
         if self.workers > 1:
             worker_pool(self.workers - 1)  # start the workers now, not on move one
 
@@ -403,7 +406,15 @@ class SearchBot(Bot):
         else:
             deadline = time.monotonic() + max(1.0, self.budget * _SAFETY - 3.0) / 1000.0
             max_deals = 1_000_000
-        limits = Limits(deadline, max_deals, exact, self.sampler(view), keep=keep, fast=self.fast)
+        limits = Limits(
+            deadline,
+            max_deals,
+            exact,
+            self.sampler(view),
+            keep=keep,
+            fast=self.fast,
+            seen=self.seen,
+        )
         futures: list[Future[Tally]] = []
         if self.workers > 1:
             pool = worker_pool(self.workers - 1)

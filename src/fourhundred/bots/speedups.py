@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from types import ModuleType
-from typing import Final
+from typing import Final, Protocol
 
 from fourhundred.engine import (
     BEATERS,
@@ -35,6 +35,7 @@ from .knowledge import ABOVE, NON_HEARTS, SIDE_SUITS
 __all__ = [
     "SPEEDUPS",
     "DrawArgs",
+    "Roll",
     "fast_draw",
     "fast_likelihood",
     "fast_rollout",
@@ -65,9 +66,16 @@ def _load() -> ModuleType | None:
 SPEEDUPS: Final = _load()
 """The loaded ``_speedups`` module, or ``None``."""
 
-fast_rollout: Final[Callable[[GameState, int, list[int]], None] | None] = (
-    SPEEDUPS.rollout if SPEEDUPS is not None else None
-)
+
+class Roll(Protocol):
+    """A rollout: ``roll(state, gone, voids[, seen])`` (:func:`.rollout.rollout`)."""
+
+    def __call__(
+        self, state: GameState, gone: int, voids: list[int], seen: bool = ..., /
+    ) -> None: ...
+
+
+fast_rollout: Final[Roll | None] = SPEEDUPS.rollout if SPEEDUPS is not None else None
 """``rollout.rollout`` in C, or ``None``."""
 DrawArgs = tuple[
     int, int, int, list[int], list[int], list[int] | None, list[int], list[int], list[int]
