@@ -30,7 +30,9 @@ the fast path since session 17) or ``fast-inference-weighed`` (the same,
 every deal drawn kept and weighed by the square root of its likelihood
 instead of resampling) or ``fast-seen`` (the expert as shipped since
 session 16, its rollouts played by seats that know which suits the others
-hold in the deal: ``SearchOptions(seen=True)``).
+hold in the deal: ``SearchOptions(seen=1)``) or ``fast-seen-hands`` (the
+same, seats that also see the others' cards where they ask whether a card
+can be beaten or is sure to win: ``seen=2``).
 ``--against`` plays it against another variant instead of the search (two
 variants that differ in one part show what that part adds with less noise:
 most of their decisions are the same). Every variant before ``pruned`` plays
@@ -74,7 +76,8 @@ VARIANTS: dict[str, ExpertOptions] = {
     "fast-inference-weighed": ExpertOptions(
         locations=False, prune=False, inference=True, inference_power=0.5
     ),
-    "fast-seen": ExpertOptions(locations=False, prune=False, seen=True),
+    "fast-seen": ExpertOptions(locations=False, prune=False, seen=1),
+    "fast-seen-hands": ExpertOptions(locations=False, prune=False, seen=2),
 }
 
 

@@ -84,21 +84,24 @@ def test_the_c_rollout_ends_every_hand_as_the_python_one() -> None:
     assert thirteens >= 5  # the hands a 13 bid ends early are among them
 
 
-def test_a_rollout_that_sees_the_voids_is_the_same_in_c_and_changes_the_play() -> None:
+@pytest.mark.parametrize("seen", [1, 2])
+def test_a_rollout_that_sees_the_deal_is_the_same_in_c_and_changes_the_play(seen: int) -> None:
     differ = 0
     for s in _states(200, seed=6):
         k = Knowledge.from_view(view_for(s, s.turn))
         py, c, blind = s.clone(), s.clone(), s.clone()
         py_voids, c_voids, blind_voids = list(k.voids), list(k.voids), list(k.voids)
-        rollout_module.rollout(py, k.gone, py_voids, True)
-        _speedups.rollout(c, k.gone, c_voids, True)
+        rollout_module.rollout(py, k.gone, py_voids, seen)
+        _speedups.rollout(c, k.gone, c_voids, seen)
         rollout_module.rollout(blind, k.gone, blind_voids)
         assert c.plays == py.plays
         assert c.scores == py.scores
-        # The voids given back are still the ones the play showed.
-        assert c_voids == py_voids == blind_voids or py.plays != blind.plays
+        assert c_voids == py_voids
+        if py.plays == blind.plays:
+            # The voids given back are still the ones the play showed.
+            assert py_voids == blind_voids
         differ += py.plays != blind.plays
-    assert differ >= 20  # knowing the voids changes how the hand is played
+    assert differ >= 20  # seeing more of the deal changes how the hand is played
 
 
 def test_the_true_voids_are_the_suits_a_hand_lacks() -> None:

@@ -6,9 +6,10 @@
  */
 #include "_speedups.h"
 
-/* _threat: whether an opponent still to play in this trick may beat c. */
+/* _threat: whether an opponent still to play in this trick may beat c
+ * (can, when the seat sees the hands). */
 static int threat(int c, int led, const int *later, int nlater, uint64_t outstanding,
-                  const uint64_t *voids)
+                  const uint64_t *voids, const uint64_t *hands)
 {
     if (!nlater)
         return 0;
@@ -17,6 +18,12 @@ static int threat(int c, int led, const int *later, int nlater, uint64_t outstan
     uint64_t above = BEAT[led][c];
     for (int i = 0; i < nlater; i++) {
         int t = later[i];
+        if (hands) {
+            uint64_t can = above & hands[t];
+            if ((can & led_mask) || (can && !(hands[t] & led_mask)))
+                return 1;
+            continue;
+        }
         uint64_t beat = above & outstanding & ~voids[t];
         if ((beat & led_mask) || (beat && ((voids[t] & led_mask) || few_left)))
             return 1;
@@ -58,12 +65,20 @@ static int discard(uint64_t hand, uint64_t legal, uint64_t outstanding, int need
 
 /* _lead's sure_side: our top card of side suit s if no one can beat it. */
 static int sure_side(int s, uint64_t hand, uint64_t outstanding, const uint64_t *voids,
-                     const int *opp, const int *may_ruff)
+                     const int *opp, const int *may_ruff, const uint64_t *hands)
 {
     uint64_t mine = hand & SUITM[s];
     if (!mine)
         return -1;
     int t = top(mine);
+    if (hands) {
+        for (int i = 0; i < 2; i++) {
+            uint64_t theirs = hands[opp[i]];
+            if ((theirs & ABOVE[t]) || ((theirs & HEARTS) && !(theirs & SUITM[s])))
+                return -1;
+        }
+        return t;
+    }
     if (outstanding & ABOVE[t])
         return -1;
     int left = pop(outstanding & SUITM[s]);
@@ -89,7 +104,7 @@ static int lead(const Pos *p, uint64_t outstanding, int need_me, int need_p, int
         int best = -1, best_left = -1;
         for (int i = 0; i < 3; i++) {
             int s = SIDE[i];
-            int t = sure_side(s, hand, outstanding, voids, opp, may_ruff);
+            int t = sure_side(s, hand, outstanding, voids, opp, may_ruff, p->hands);
             if (t >= 0) {
                 int left = pop(outstanding & SUITM[s]);
                 if (left > best_left) {
@@ -176,7 +191,7 @@ static int cheapest_safe(const Play *q)
 {
     for (uint64_t m = q->mine_win; m; m &= m - 1) {
         int c = low(m);
-        if (!threat(c, q->led, q->later, q->nlater, q->outstanding, q->p->voids))
+        if (!threat(c, q->led, q->later, q->nlater, q->outstanding, q->p->voids, q->p->hands))
             return c;
     }
     return -1;
@@ -206,7 +221,8 @@ int choose(const Pos *p) /* NOLINT(readability-function-size): heuristic.py's de
     if (!q.mine_win)
         return lose(&q);
     if (wseat == partner) {
-        int partner_safe = !threat(best, led, q.later, q.nlater, outstanding, p->voids);
+        int partner_safe =
+            !threat(best, led, q.later, q.nlater, outstanding, p->voids, p->hands);
         if (partner_safe) {
             if (need_me && !need_p) {
                 int c = cheapest_safe(&q);
@@ -280,6 +296,7 @@ PyObject *py_choose_card(PyObject *module, PyObject *const *args, Py_ssize_t nar
     p.seat = (int)seat;
     p.trick = trick;
     p.voids = voids;
+    p.hands = NULL;
     fill_need(&p, bids, won, tricks_left);
     return PyLong_FromLong(choose(&p));
 }

@@ -217,6 +217,7 @@ static void hand_pos(const Hand *h, Pos *p, int seat, uint64_t gone, const uint6
     p->trick = h->trick;
     p->n = h->n;
     p->voids = voids;
+    p->hands = NULL;
     fill_need(p, h->bids, h->won, 13 - h->ntricks);
 }
 
@@ -265,8 +266,8 @@ static PyObject *py_rollout(PyObject *module, PyObject *const *args, Py_ssize_t 
     }
     if (not_ready())
         return NULL;
-    int seen = 0;
-    if (nargs == 4 && (seen = PyObject_IsTrue(args[3])) < 0)
+    long seen = 0;
+    if (nargs == 4 && (seen = PyLong_AsLong(args[3])) == -1 && PyErr_Occurred())
         return NULL;
     PyObject *voids_list = args[2];
     uint64_t gone, voids[4], known[4];
@@ -283,6 +284,8 @@ static PyObject *py_rollout(PyObject *module, PyObject *const *args, Py_ssize_t 
         if (seen)
             true_voids(&h, known);
         hand_pos(&h, &p, seat, gone, seen ? known : voids);
+        if (seen > 1)
+            p.hands = h.hands;
         int c = choose(&p);
         if (h.n)
             voids[seat] |= SHOWN[h.trick[0]][c];

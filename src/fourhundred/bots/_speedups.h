@@ -40,6 +40,7 @@ typedef struct {
     const int *trick;
     int n;
     const uint64_t *voids;
+    const uint64_t *hands; /* every seat's cards when the seat sees them, else NULL */
     int need[4];
 } Pos;
 

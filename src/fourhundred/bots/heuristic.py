@@ -64,13 +64,27 @@ __all__ = [
 # ------------------------------------------------------------------ play
 
 
-def _threat(c: int, led: int, later: tuple[int, ...], outstanding: int, voids: list[int]) -> bool:
-    """Whether an opponent still to play in this trick may beat card ``c``."""
+def _threat(  # noqa: PLR0913, PLR0917 - plain positional arguments on the rollouts' hot path, as choose_card's
+    c: int,
+    led: int,
+    later: tuple[int, ...],
+    outstanding: int,
+    voids: list[int],
+    hands: list[int] | None = None,
+) -> bool:
+    """Whether an opponent still to play in this trick may beat card ``c``
+    (can, when the seat sees every hand: ``hands``)."""
     if not later:
         return False
     led_mask = SUIT_MASKS[led]
     few_left = (outstanding & led_mask).bit_count() <= 1
     above = BEATERS[led][c]
+    if hands is not None:
+        # It must follow the suit led if it holds it, else may play any card.
+        return any(
+            above & hands[t] & led_mask or (above & hands[t] and not hands[t] & led_mask)
+            for t in later
+        )
     for t in later:
         beat = above & outstanding & ~voids[t]
         # A seat that may still hold the suit led must follow it, so it can
@@ -123,11 +137,15 @@ def choose_card(  # noqa: C901, PLR0911, PLR0912, PLR0913, PLR0915, PLR0917 - th
     won: list[int],
     values: list[int],
     tricks_left: int,
+    hands: list[int] | None = None,
 ) -> int:
     """The heuristic's card for ``seat``. ``legal`` is a non-empty mask of
     legal cards, ``trick`` the cards played to this trick so far, ``gone``
     every card played this hand (trick included), ``voids`` by seat the
-    suits shown out of, ``bids`` / ``won`` / ``values`` by seat."""
+    suits shown out of, ``bids`` / ``won`` / ``values`` by seat. ``hands``
+    (by seat), for a seat that sees every hand (the search's rollouts, as
+    an option): whether an opponent can beat a card, or a side suit's top
+    card is sure, is then read from their cards."""
     if not legal & (legal - 1):
         return low_card(legal)
     # Seats from the engine's table, not its functions: the search bot's
@@ -147,7 +165,7 @@ def choose_card(  # noqa: C901, PLR0911, PLR0912, PLR0913, PLR0915, PLR0917 - th
     outstanding = FULL ^ gone ^ hand
     n = len(trick)
     if n == 0:
-        return _lead(seat, hand, legal, outstanding, voids, need, need_me, need_p, opp_need)
+        return _lead(seat, hand, legal, outstanding, voids, need, need_me, need_p, opp_need, hands)
 
     led = SUIT_OF[trick[0]]
     wi = winner_index(trick)
@@ -167,7 +185,7 @@ def choose_card(  # noqa: C901, PLR0911, PLR0912, PLR0913, PLR0915, PLR0917 - th
         while m:
             low = m & -m
             c = low.bit_length() - 1
-            if not _threat(c, led, later_opps, outstanding, voids):
+            if not _threat(c, led, later_opps, outstanding, voids, hands):
                 return c
             m ^= low
         return -1
@@ -176,7 +194,7 @@ def choose_card(  # noqa: C901, PLR0911, PLR0912, PLR0913, PLR0915, PLR0917 - th
         return lose()
 
     if wseat == partner:
-        partner_safe = not _threat(best, led, later_opps, outstanding, voids)
+        partner_safe = not _threat(best, led, later_opps, outstanding, voids, hands)
         if partner_safe:
             if need_me and not need_p:
                 c = cheapest_safe()
@@ -222,6 +240,7 @@ def _lead(  # noqa: C901, PLR0911, PLR0912, PLR0913, PLR0915, PLR0917 - the lead
     need_me: int,
     need_p: int,
     opp_need: int,
+    hands: list[int] | None = None,
 ) -> int:
     around = SEAT_AFTER[seat]
     partner = around[2]
@@ -240,6 +259,12 @@ def _lead(  # noqa: C901, PLR0911, PLR0912, PLR0913, PLR0915, PLR0917 - the lead
         if not mine:
             return -1
         t = mine.bit_length() - 1
+        if hands is not None:
+            for o in (o1, o2):
+                theirs = hands[o]
+                if theirs & ABOVE[t] or (theirs & HEARTS and not theirs & SUIT_MASKS[s]):
+                    return -1
+            return t
         if outstanding & ABOVE[t]:
             return -1
         left = (outstanding & SUIT_MASKS[s]).bit_count()

@@ -46,9 +46,9 @@ class Limits:
     on lean copies (``GameState.clone(lean=True)``: the hand's end settles
     the scores only)."""
 
-    seen: bool = False
-    """Rollouts in which every seat knows the deal's true voids
-    (:func:`.rollout.rollout`'s ``seen``)."""
+    seen: int = 0
+    """How much the rollouts' seats see of the deal (:func:`.rollout.rollout`'s
+    ``seen``: 0 what was shown, 1 the true voids, 2 the cards too)."""
 
     def dealer(self) -> Sampler:
         """The sampler of the hidden cards these limits ask for."""
@@ -61,9 +61,10 @@ class Limits:
         roll = fast_rollout if self.fast and fast_rollout is not None else rollout
         if not self.seen:
             return roll
+        level = self.seen
 
-        def seen(state: GameState, gone: int, voids: list[int], _: bool = True, /) -> None:
-            roll(state, gone, voids, True)
+        def seen(state: GameState, gone: int, voids: list[int], _: int = level, /) -> None:
+            roll(state, gone, voids, level)
 
         return seen
 

@@ -33,13 +33,15 @@ def true_voids(hands: list[int]) -> list[int]:
     return [sum(m for m in SUIT_MASKS if not h & m) for h in hands]
 
 
-def rollout(state: GameState, gone: int, voids: list[int], seen: bool = False) -> None:
+def rollout(state: GameState, gone: int, voids: list[int], seen: int = 0) -> None:
     """Play ``state`` (in the play phase) to the end of the hand with the
     heuristic policy for every seat. ``gone`` and ``voids`` are the public
-    knowledge so far (updated as cards fall). ``seen``: every seat plays
-    knowing which suits the others still hold in this deal (its true voids,
-    :func:`true_voids`), a step towards the perfect-information values of
-    the deal; ``voids`` still gets only the voids shown."""
+    knowledge so far (updated as cards fall). ``seen``: from 1, every seat
+    plays knowing which suits the others still hold in this deal (its true
+    voids, :func:`true_voids`); from 2, also whether an opponent can beat a
+    card or a top card is sure (``choose_card``'s ``hands``): steps towards
+    the deal's perfect-information values. ``voids`` still gets only the
+    voids shown."""
     st = state.settings
     sc = state.scores
     bids = list(state.bids)
@@ -62,6 +64,7 @@ def rollout(state: GameState, gone: int, voids: list[int], seen: bool = False) -
             state.tricks_won,
             values,
             13 - state.n_tricks,
+            list(state.hands) if seen > 1 else None,
         )
         if trick:
             voids[seat] |= SHOWN_VOID[trick[0]][c]

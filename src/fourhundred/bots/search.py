@@ -103,8 +103,9 @@ class SearchOptions:
     baseline the expert is measured against, and on in the expert
     (``prune`` only as an option). ``exact``: solve the play
     exactly from this many tricks left (default: by the budget,
-    :func:`exact_tricks_for`). ``seen``: rollouts in which every seat
-    knows which suits the others hold in the deal (:func:`.rollout.rollout`)."""
+    :func:`exact_tricks_for`). ``seen``: how much the rollouts' seats see
+    of the deal (1: which suits the others hold; 2: their cards too, for
+    whether a card can be beaten; :func:`.rollout.rollout`)."""
 
     z: float = Z_SCORE
     search_bids: bool = True
@@ -112,7 +113,7 @@ class SearchOptions:
     prune: bool = False
     fast: bool = False
     exact: int | None = None
-    seen: bool = False
+    seen: int = 0
 
 
 def exact_tricks_for(budget_ms: float) -> int:

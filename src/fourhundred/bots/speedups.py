@@ -71,7 +71,7 @@ class Roll(Protocol):
     """A rollout: ``roll(state, gone, voids[, seen])`` (:func:`.rollout.rollout`)."""
 
     def __call__(
-        self, state: GameState, gone: int, voids: list[int], seen: bool = ..., /
+        self, state: GameState, gone: int, voids: list[int], seen: int = ..., /
     ) -> None: ...
 
 
