@@ -23,6 +23,7 @@ setup(
                 "src/fourhundred/bots/_speedups.c",
                 "src/fourhundred/bots/_heuristic.c",
                 "src/fourhundred/bots/_deal.c",
+                "src/fourhundred/bots/_walk.c",
             ],
             depends=["src/fourhundred/bots/_speedups.h"],
             # No fused multiply-adds: the deal's weights must round as in

@@ -1,7 +1,8 @@
 /*
  * What the bots' C units share (_speedups.c: the module, its arguments,
- * the rollout and the likelihood; _heuristic.c: the heuristic's play and
- * its estimate of a hand's tricks; _deal.c: the deal of the hidden cards):
+ * the engine's tables; _walk.c: the rollout and the likelihood;
+ * _heuristic.c: the heuristic's play and its estimate of a hand's tricks;
+ * _deal.c: the deal of the hidden cards):
  * the engine's tables, handed over by init(), and the position the
  * heuristic reads. See _speedups.c for what the C is and is not.
  */
@@ -50,6 +51,11 @@ void fill_need(Pos *p, const long *bids, const long *won, long tricks_left);
 double estimate(uint64_t hand);
 PyObject *py_choose_card(PyObject *module, PyObject *const *args, Py_ssize_t nargs);
 PyObject *py_estimate_tricks(PyObject *module, PyObject *arg);
+
+/* _walk.c */
+int walk_init(void);
+PyObject *py_rollout(PyObject *module, PyObject *const *args, Py_ssize_t nargs);
+PyObject *py_likelihood(PyObject *module, PyObject *const *args, Py_ssize_t nargs);
 
 /* _deal.c */
 int deal_init(void);
