@@ -413,7 +413,13 @@ def test_the_c_loops_compute_no_rule_of_their_own() -> None:
 
     here = Path(_speedups.__file__).parent
     units = sorted(here.glob("_*.[ch]"))
-    assert {u.name for u in units} >= {"_speedups.c", "_walk.c", "_heuristic.c", "_deal.c", "_speedups.h"}
+    assert {u.name for u in units} >= {
+        "_speedups.c",
+        "_walk.c",
+        "_heuristic.c",
+        "_deal.c",
+        "_speedups.h",
+    }
     source = "\n".join(u.read_text() for u in units)
     code = re.sub(r"/\*.*?\*/", "", source, flags=re.S)
     for shape in (
