@@ -55,7 +55,7 @@ from fourhundred.engine import preset
 
 # Each variant names the parts it was measured with (the expert's defaults
 # have changed since: ExpertOptions).
-_OLD = ExpertOptions(locations=True, prune=False, fast=False)
+_OLD = ExpertOptions(locations=True, prune=False, fast=False, seen=0)
 VARIANTS: dict[str, ExpertOptions] = {
     "no-inference": replace(_OLD, inference=False),
     "bidder-only": replace(_OLD, inference=False, locations=False),
@@ -66,15 +66,15 @@ VARIANTS: dict[str, ExpertOptions] = {
     "z-half": replace(_OLD, inference=False, z=0.5),
     "unpruned": _OLD,
     "pruned": replace(_OLD, prune=True),
-    "fast": ExpertOptions(locations=True, prune=True),
-    "exact4": ExpertOptions(locations=True, prune=True, exact=4),
-    "fast-uniform": ExpertOptions(locations=False, prune=True),
-    "fast-unpruned": ExpertOptions(locations=True, prune=False),
-    "fast-uniform-unpruned": ExpertOptions(locations=False, prune=False),
-    "fast-nofit-unpruned": ExpertOptions(locations=True, locations_fit=False, prune=False),
-    "fast-inference": ExpertOptions(locations=False, prune=False, inference=True),
+    "fast": ExpertOptions(locations=True, prune=True, seen=0),
+    "exact4": ExpertOptions(locations=True, prune=True, exact=4, seen=0),
+    "fast-uniform": ExpertOptions(locations=False, prune=True, seen=0),
+    "fast-unpruned": ExpertOptions(locations=True, prune=False, seen=0),
+    "fast-uniform-unpruned": ExpertOptions(locations=False, prune=False, seen=0),
+    "fast-nofit-unpruned": ExpertOptions(locations=True, locations_fit=False, prune=False, seen=0),
+    "fast-inference": ExpertOptions(locations=False, prune=False, inference=True, seen=0),
     "fast-inference-weighed": ExpertOptions(
-        locations=False, prune=False, inference=True, inference_power=0.5
+        locations=False, prune=False, inference=True, inference_power=0.5, seen=0
     ),
     "fast-seen": ExpertOptions(locations=False, prune=False, seen=1),
     "fast-seen-hands": ExpertOptions(locations=False, prune=False, seen=2),
