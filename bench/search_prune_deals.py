@@ -4,7 +4,7 @@ search got (medians over the positions and over repeated runs, the two
 interleaved so that both see the same machine).
 
     .venv/bin/python bench/search_prune_deals.py
-        [--option prune|fast|search-fast|inference|inference-weighed]
+        [--option prune|fast|search-fast|inference|inference-weighed|seen]
         [--positions N]
         [--budget-ms MS] [--runs R]
 
@@ -18,7 +18,10 @@ state, lean copies), both unpruned so that every deal plays out every card.
 from play on the fast path, ``ExpertOptions(inference=True)``, and the
 expert as shipped (its inference off below 250 ms): what the inference
 costs in deals (a ratio below 1); ``inference-weighed``: the same with
-every deal drawn kept and weighed (``inference_power=0.5``).
+every deal drawn kept and weighed (``inference_power=0.5``). ``seen``:
+the expert as shipped (its rollouts' seats see the deal, ``seen=2``) and
+the same with rollouts that see only what was shown (``seen=0``): what
+seeing costs in deals.
 
 The positions are of heuristic self-play, in the first nine tricks (from
 three tricks left the solver takes over and nothing is pruned), with at
@@ -65,6 +68,9 @@ def _bot(option: str, on: bool, seed: int, budget_ms: int) -> SearchBot:
         power = 0.5 if option == "inference-weighed" else None
         opts = ExpertOptions(inference=True, inference_power=power) if on else ExpertOptions()
         return ExpertBot(seed=seed, budget_ms=budget_ms, workers=1, options=opts)
+    if option == "seen":
+        opts = ExpertOptions() if on else ExpertOptions(seen=0)
+        return ExpertBot(seed=seed, budget_ms=budget_ms, workers=1, options=opts)
     if option == "fast":
         return ExpertBot(
             seed=seed,
@@ -79,7 +85,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument(
         "--option",
-        choices=("prune", "fast", "search-fast", "inference", "inference-weighed"),
+        choices=("prune", "fast", "search-fast", "inference", "inference-weighed", "seen"),
         default="prune",
     )
     ap.add_argument("--positions", type=int, default=60)
