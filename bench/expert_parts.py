@@ -32,7 +32,10 @@ instead of resampling) or ``fast-seen`` (the expert as shipped since
 session 16, its rollouts played by seats that know which suits the others
 hold in the deal: ``SearchOptions(seen=1)``) or ``fast-seen-hands`` (the
 same, seats that also see the others' cards where they ask whether a card
-can be beaten or is sure to win: ``seen=2``).
+can be beaten or is sure to win: ``seen=2``, the expert as shipped since
+session 18) or ``fast-seen-all`` (the same, seats that also read their
+top cards from the opponents' cards, for their discards, the hearts they
+cash and the honours they lead away from: ``seen=3``).
 ``--against`` plays it against another variant instead of the search (two
 variants that differ in one part show what that part adds with less noise:
 most of their decisions are the same). Every variant before ``pruned`` plays
@@ -78,6 +81,7 @@ VARIANTS: dict[str, ExpertOptions] = {
     ),
     "fast-seen": ExpertOptions(locations=False, prune=False, seen=1),
     "fast-seen-hands": ExpertOptions(locations=False, prune=False, seen=2),
+    "fast-seen-all": ExpertOptions(locations=False, prune=False, seen=3),
 }
 
 

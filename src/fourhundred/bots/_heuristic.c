@@ -31,7 +31,8 @@ static int threat(int c, int led, const int *later, int nlater, uint64_t outstan
     return 0;
 }
 
-/* _discard: a card to throw away when not trying to win the trick. */
+/* _discard: a card to throw away when not trying to win the trick; outstanding:
+ * the cards the opponents may hold (our top cards are read from it). */
 static int discard(uint64_t hand, uint64_t legal, uint64_t outstanding, int need_me,
                    int help_partner)
 {
@@ -88,14 +89,16 @@ static int sure_side(int s, uint64_t hand, uint64_t outstanding, const uint64_t 
     return t;
 }
 
-static int lead(const Pos *p, uint64_t outstanding, int need_me, int need_p, int opp_need)
+/* _lead; theirs: the cards that may beat ours (choose's). */
+static int lead(const Pos *p, uint64_t outstanding, uint64_t theirs, int need_me, int need_p,
+                int opp_need)
 {
     const int *around = AFTER[p->seat];
     const uint64_t *voids = p->voids;
     uint64_t hand = p->hand;
     int partner = around[2];
     int opp[2] = {around[1], around[3]};
-    uint64_t my_h = hand & HEARTS, out_h = outstanding & HEARTS;
+    uint64_t my_h = hand & HEARTS, out_h = theirs & HEARTS;
     int may_ruff[2] = {(outstanding & HEARTS & ~voids[opp[0]]) != 0,
                        (outstanding & HEARTS & ~voids[opp[1]]) != 0};
     if (need_me || (opp_need && !need_p)) {
@@ -140,7 +143,7 @@ static int lead(const Pos *p, uint64_t outstanding, int need_me, int need_p, int
         double score = (double)n;
         if (need_me && my_h && n <= 2)
             score += 3.0 - n;
-        if (rank_of(hi) >= 10 && (outstanding & ABOVE[hi]) && n <= 3)
+        if (rank_of(hi) >= 10 && (theirs & ABOVE[hi]) && n <= 3)
             score -= 2.5;
         for (int j = 0; j < 2; j++) {
             int o = opp[j];
@@ -174,7 +177,7 @@ static int winner_index(const int *trick, int n)
 
 typedef struct {
     const Pos *p;
-    uint64_t outstanding, mine_win;
+    uint64_t outstanding, theirs, mine_win;
     int led, following, need_me, help;
     const int *later;
     int nlater;
@@ -184,7 +187,7 @@ static int lose(const Play *q)
 {
     if (q->following)
         return low(q->p->legal);
-    return discard(q->p->hand, q->p->legal, q->outstanding, q->need_me, q->help);
+    return discard(q->p->hand, q->p->legal, q->theirs, q->need_me, q->help);
 }
 
 static int cheapest_safe(const Play *q)
@@ -208,15 +211,19 @@ int choose(const Pos *p) /* NOLINT(readability-function-size): heuristic.py's de
     int need_me = p->need[p->seat], need_p = p->need[partner];
     int opp_need = p->need[o1] || p->need[o2];
     uint64_t outstanding = FULL ^ p->gone ^ p->hand;
+    /* The cards that may beat ours: any another seat holds, or, for a seat
+     * that reads every hand, the opponents'. */
+    uint64_t theirs =
+        p->reads_all && p->hands ? p->hands[o1] | p->hands[o2] : outstanding;
     int n = p->n;
     if (n == 0)
-        return lead(p, outstanding, need_me, need_p, opp_need);
+        return lead(p, outstanding, theirs, need_me, need_p, opp_need);
     int led = p->trick[0] / 13;
     int wi = winner_index(p->trick, n);
     int best = p->trick[wi];
     int wseat = around[4 + wi - n]; /* n - wi seats before ours */
     int later[1] = {o1};
-    Play q = {p, outstanding, legal & BEAT[led][best], led, (legal & SUITM[led]) != 0,
+    Play q = {p, outstanding, theirs, legal & BEAT[led][best], led, (legal & SUITM[led]) != 0,
               need_me, need_p > 0 && need_me == 0, later, n < 3 ? 1 : 0};
     if (!q.mine_win)
         return lose(&q);
@@ -297,6 +304,7 @@ PyObject *py_choose_card(PyObject *module, PyObject *const *args, Py_ssize_t nar
     p.trick = trick;
     p.voids = voids;
     p.hands = NULL;
+    p.reads_all = 0;
     fill_need(&p, bids, won, tricks_left);
     return PyLong_FromLong(choose(&p));
 }

@@ -42,6 +42,7 @@ typedef struct {
     int n;
     const uint64_t *voids;
     const uint64_t *hands; /* every seat's cards when the seat sees them, else NULL */
+    int reads_all;         /* with hands: its top cards are read from them too */
     int need[4];
 } Pos;
 

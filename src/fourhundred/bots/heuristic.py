@@ -96,7 +96,8 @@ def _threat(  # noqa: PLR0913, PLR0917 - plain positional arguments on the rollo
 
 
 def _discard(hand: int, legal: int, outstanding: int, need_me: int, help_partner: bool) -> int:
-    """A card to throw away when not trying to win the trick."""
+    """A card to throw away when not trying to win the trick. ``outstanding``:
+    the cards the opponents may hold (the seat's top cards are read from it)."""
     side = legal & NON_HEARTS
     if not side:
         return low_card(legal)
@@ -138,6 +139,7 @@ def choose_card(  # noqa: C901, PLR0911, PLR0912, PLR0913, PLR0915, PLR0917 - th
     values: list[int],
     tricks_left: int,
     hands: list[int] | None = None,
+    reads_all: bool = False,
 ) -> int:
     """The heuristic's card for ``seat``. ``legal`` is a non-empty mask of
     legal cards, ``trick`` the cards played to this trick so far, ``gone``
@@ -145,7 +147,9 @@ def choose_card(  # noqa: C901, PLR0911, PLR0912, PLR0913, PLR0915, PLR0917 - th
     suits shown out of, ``bids`` / ``won`` / ``values`` by seat. ``hands``
     (by seat), for a seat that sees every hand (the search's rollouts, as
     an option): whether an opponent can beat a card, or a side suit's top
-    card is sure, is then read from their cards."""
+    card is sure, is then read from their cards; with ``reads_all`` too,
+    which of the seat's cards are the top ones left (its discards, the
+    hearts it cashes, the honours it leads away from)."""
     if not legal & (legal - 1):
         return low_card(legal)
     # Seats from the engine's table, not its functions: the search bot's
@@ -163,9 +167,14 @@ def choose_card(  # noqa: C901, PLR0911, PLR0912, PLR0913, PLR0915, PLR0917 - th
     o2 = around[3]
     opp_need = need[o1] or need[o2]
     outstanding = FULL ^ gone ^ hand
+    # The cards that may beat ours: any held by another seat, or, for a
+    # seat that reads every hand, the opponents'.
+    theirs = hands[o1] | hands[o2] if reads_all and hands is not None else outstanding
     n = len(trick)
     if n == 0:
-        return _lead(seat, hand, legal, outstanding, voids, need, need_me, need_p, opp_need, hands)
+        return _lead(
+            seat, hand, legal, outstanding, voids, need, need_me, need_p, opp_need, hands, theirs
+        )
 
     led = SUIT_OF[trick[0]]
     wi = winner_index(trick)
@@ -178,7 +187,7 @@ def choose_card(  # noqa: C901, PLR0911, PLR0912, PLR0913, PLR0915, PLR0917 - th
     def lose() -> int:
         if following:
             return low_card(legal)
-        return _discard(hand, legal, outstanding, need_me, need_p > 0 and need_me == 0)
+        return _discard(hand, legal, theirs, need_me, need_p > 0 and need_me == 0)
 
     def cheapest_safe() -> int:
         m = mine_win
@@ -241,13 +250,18 @@ def _lead(  # noqa: C901, PLR0911, PLR0912, PLR0913, PLR0915, PLR0917 - the lead
     need_p: int,
     opp_need: int,
     hands: list[int] | None = None,
+    theirs: int = -1,
 ) -> int:
+    """The lead. ``theirs``: the cards that may beat ours (``choose_card``'s;
+    ``outstanding`` when not given)."""
     around = SEAT_AFTER[seat]
     partner = around[2]
     o1 = around[1]
     o2 = around[3]
+    if theirs < 0:
+        theirs = outstanding
     my_h = hand & HEARTS
-    out_h = outstanding & HEARTS
+    out_h = theirs & HEARTS
     opp_may_ruff = [
         bool(outstanding & HEARTS & ~voids[o1]),
         bool(outstanding & HEARTS & ~voids[o2]),
@@ -261,8 +275,8 @@ def _lead(  # noqa: C901, PLR0911, PLR0912, PLR0913, PLR0915, PLR0917 - the lead
         t = mine.bit_length() - 1
         if hands is not None:
             for o in (o1, o2):
-                theirs = hands[o]
-                if theirs & ABOVE[t] or (theirs & HEARTS and not theirs & SUIT_MASKS[s]):
+                held = hands[o]
+                if held & ABOVE[t] or (held & HEARTS and not held & SUIT_MASKS[s]):
                     return -1
             return t
         if outstanding & ABOVE[t]:
@@ -320,7 +334,7 @@ def _lead(  # noqa: C901, PLR0911, PLR0912, PLR0913, PLR0915, PLR0917 - the lead
         score = float(n)
         if need_me and my_h and n <= 2:
             score += 3.0 - n
-        if RANK_OF[top] >= 10 and outstanding & ABOVE[top] and n <= 3:
+        if RANK_OF[top] >= 10 and theirs & ABOVE[top] and n <= 3:
             score -= 2.5  # leading away from a K or Q
         for o in (o1, o2):
             if voids[o] & SUIT_MASKS[s] and outstanding & HEARTS & ~voids[o] and need[o]:

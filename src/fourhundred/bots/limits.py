@@ -48,7 +48,8 @@ class Limits:
 
     seen: int = 0
     """How much the rollouts' seats see of the deal (:func:`.rollout.rollout`'s
-    ``seen``: 0 what was shown, 1 the true voids, 2 the cards too)."""
+    ``seen``: 0 what was shown, 1 the true voids, 2 the cards too, 3 also
+    for which cards are the top ones left)."""
 
     def dealer(self) -> Sampler:
         """The sampler of the hidden cards these limits ask for."""

@@ -40,8 +40,9 @@ def rollout(state: GameState, gone: int, voids: list[int], seen: int = 0) -> Non
     plays knowing which suits the others still hold in this deal (its true
     voids, :func:`true_voids`); from 2, also whether an opponent can beat a
     card or a top card is sure (``choose_card``'s ``hands``): steps towards
-    the deal's perfect-information values. ``voids`` still gets only the
-    voids shown."""
+    the deal's perfect-information values; from 3, also which of its cards
+    are the top ones left (``choose_card``'s ``reads_all``: its discards,
+    cashed hearts and leads). ``voids`` still gets only the voids shown."""
     st = state.settings
     sc = state.scores
     bids = list(state.bids)
@@ -65,6 +66,7 @@ def rollout(state: GameState, gone: int, voids: list[int], seen: int = 0) -> Non
             values,
             13 - state.n_tricks,
             list(state.hands) if seen > 1 else None,
+            seen > 2,
         )
         if trick:
             voids[seat] |= SHOWN_VOID[trick[0]][c]
