@@ -32,7 +32,7 @@ static int threat(int c, int led, const int *later, int nlater, uint64_t outstan
 }
 
 /* _discard: a card to throw away when not trying to win the trick; outstanding:
- * the cards the opponents may hold (our top cards are read from it). */
+ * the cards that may beat ours (choose's theirs). */
 static int discard(uint64_t hand, uint64_t legal, uint64_t outstanding, int need_me,
                    int help_partner)
 {

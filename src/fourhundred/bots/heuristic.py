@@ -97,7 +97,7 @@ def _threat(  # noqa: PLR0913, PLR0917 - plain positional arguments on the rollo
 
 def _discard(hand: int, legal: int, outstanding: int, need_me: int, help_partner: bool) -> int:
     """A card to throw away when not trying to win the trick. ``outstanding``:
-    the cards the opponents may hold (the seat's top cards are read from it)."""
+    the cards that may beat ours (``choose_card``'s ``theirs``)."""
     side = legal & NON_HEARTS
     if not side:
         return low_card(legal)
