@@ -173,7 +173,7 @@ def choose_card(  # noqa: C901, PLR0911, PLR0912, PLR0913, PLR0915, PLR0917 - th
     n = len(trick)
     if n == 0:
         return _lead(
-            seat, hand, legal, outstanding, voids, need, need_me, need_p, opp_need, hands, theirs
+            seat, hand, legal, outstanding, voids, need, need_me, need_p, opp_need, theirs, hands
         )
 
     led = SUIT_OF[trick[0]]
@@ -249,17 +249,14 @@ def _lead(  # noqa: C901, PLR0911, PLR0912, PLR0913, PLR0915, PLR0917 - the lead
     need_me: int,
     need_p: int,
     opp_need: int,
-    hands: list[int] | None = None,
-    theirs: int = -1,
+    theirs: int,
+    hands: list[int] | None,
 ) -> int:
-    """The lead. ``theirs``: the cards that may beat ours (``choose_card``'s;
-    ``outstanding`` when not given)."""
+    """The lead. ``theirs``: the cards that may beat ours (``choose_card``'s)."""
     around = SEAT_AFTER[seat]
     partner = around[2]
     o1 = around[1]
     o2 = around[3]
-    if theirs < 0:
-        theirs = outstanding
     my_h = hand & HEARTS
     out_h = theirs & HEARTS
     opp_may_ruff = [
