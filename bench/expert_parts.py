@@ -35,7 +35,9 @@ same, seats that also see the others' cards where they ask whether a card
 can be beaten or is sure to win: ``seen=2``, the expert as shipped since
 session 18) or ``fast-seen-all`` (the same, seats that also read their
 top cards from the opponents' cards, for their discards, the hearts they
-cash and the honours they lead away from: ``seen=3``).
+cash and the honours they lead away from: ``seen=3``) or ``exact4-seen``
+(the expert as shipped since session 18, solving exactly from four tricks
+left instead of three).
 ``--against`` plays it against another variant instead of the search (two
 variants that differ in one part show what that part adds with less noise:
 most of their decisions are the same). Every variant before ``pruned`` plays
@@ -82,6 +84,7 @@ VARIANTS: dict[str, ExpertOptions] = {
     "fast-seen": ExpertOptions(locations=False, prune=False, seen=1),
     "fast-seen-hands": ExpertOptions(locations=False, prune=False, seen=2),
     "fast-seen-all": ExpertOptions(locations=False, prune=False, seen=3),
+    "exact4-seen": ExpertOptions(locations=False, prune=False, seen=2, exact=4),
 }
 
 
