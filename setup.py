@@ -13,7 +13,7 @@ setup(
                 "src/fourhundred/engine/_core_attrs.c",
                 "src/fourhundred/engine/_cards.c",
             ],
-            depends=["src/fourhundred/engine/_speedups.h"],
+            depends=["src/fourhundred/engine/_speedups.h", "src/fourhundred/engine/_capi.h"],
             extra_compile_args=["-O2", "-fvisibility=hidden"],
             optional=True,
         ),
@@ -24,8 +24,9 @@ setup(
                 "src/fourhundred/bots/_heuristic.c",
                 "src/fourhundred/bots/_deal.c",
                 "src/fourhundred/bots/_walk.c",
+                "src/fourhundred/bots/_solve.c",
             ],
-            depends=["src/fourhundred/bots/_speedups.h"],
+            depends=["src/fourhundred/bots/_speedups.h", "src/fourhundred/engine/_capi.h"],
             # No fused multiply-adds: the deal's weights must round as in
             # Python. The units share their symbols, and show none but
             # the module's init to the process.

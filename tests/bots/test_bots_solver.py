@@ -1,9 +1,13 @@
-"""The exact solver agrees with a plain minimax over the engine itself."""
+"""The exact solver agrees with a plain minimax over the engine itself, in
+C and in Python (``tests/bots/test_bots_solver_c.py``: the two agree on
+deeper positions too)."""
 
 from __future__ import annotations
 
 import itertools
 from collections.abc import Callable
+
+import pytest
 
 from fourhundred.bots.solver import Scorer, distinct_cards, solve_root
 from fourhundred.engine import GameState, Phase, cards_of, preset, team_of
@@ -35,7 +39,8 @@ def _final(s: GameState, team: int, base: list[int]) -> float:
     return v
 
 
-def test_solver_matches_minimax(advance: Callable[..., GameState]) -> None:
+@pytest.mark.parametrize("fast", [True, False], ids=["c", "python"])
+def test_solver_matches_minimax(advance: Callable[..., GameState], fast: bool) -> None:
     checked = 0
     for seed in range(60):
         # Three tricks left (or a little less), from random play.
@@ -47,7 +52,7 @@ def test_solver_matches_minimax(advance: Callable[..., GameState]) -> None:
         team = team_of(s.turn)
         base = list(s.scores)
         sc = Scorer.from_state(s, team)
-        vals = solve_root(s.hands, s.current_trick, s.turn, s.tricks_won, sc)
+        vals = solve_root(s.hands, s.current_trick, s.turn, s.tricks_won, sc, fast=fast)
         assert sorted(vals) == cards_of(s.legal_mask())
         for c, v in vals.items():
             t = s.clone()

@@ -419,6 +419,7 @@ def test_the_c_loops_compute_no_rule_of_their_own() -> None:
         "_walk.c",
         "_heuristic.c",
         "_deal.c",
+        "_solve.c",
         "_speedups.h",
     }
     source = "\n".join(u.read_text() for u in units)
@@ -432,3 +433,4 @@ def test_the_c_loops_compute_no_rule_of_their_own() -> None:
     ):
         assert not re.search(shape, code), shape
     assert "play_unchecked" in source and "TRICK_STRENGTH" in source
+    assert "ENGINE->legal" in source and "ENGINE->winner" in source

@@ -8,10 +8,13 @@
  * (heuristic_bidding.estimate_tricks). _deal.c: the deal of the hidden
  * cards and the bids' weighing of it (sampling.sample_hands' and
  * locations.LocationSampler's rejection loop), which draws from the
- * caller's random.Random exactly as the Python does.
+ * caller's random.Random exactly as the Python does. _solve.c: the exact
+ * solver of the last tricks (solver.py), with the engine's play rules in C.
  *
  * No rule of the game is computed here. The cards are played through the
- * state's own play_unchecked (the engine's core), and every table of the
+ * state's own play_unchecked (the engine's core), or in the solver by the
+ * engine's own C functions (the legal cards, a trick's winner: its
+ * capsule, engine/_capi.h), and every table of the
  * trick rules (which card beats which, the trick's winner, the suit a
  * discard shows void, the seats in order) is the engine's, handed over by
  * init() when rollout.py imports this module. A card c is suit c / 13 and
@@ -169,6 +172,8 @@ static PyObject *py_init(PyObject *module, PyObject *args)
         SIDE[i] = (int)side_l[i];
     HEARTS = hearts;
     NONH = nonh;
+    if (solve_init() < 0)
+        return NULL;
     ready = 1;
     Py_RETURN_NONE;
 }
@@ -184,6 +189,8 @@ static PyMethodDef module_methods[] = {
      "inference.play_likelihood, in C."},
     {"estimate_tricks", (PyCFunction)py_estimate_tricks, METH_O,
      "heuristic_bidding.estimate_tricks, in C."},
+    {"solve", (PyCFunction)(void (*)(void))py_solve, METH_FASTCALL,
+     "solver.solve_root, in C (no 13 bid): each distinct card's exact value."},
     {"draw", (PyCFunction)(void (*)(void))py_draw, METH_FASTCALL,
      "sample_hands' and LocationSampler's rejection loop, in C."},
     {NULL},

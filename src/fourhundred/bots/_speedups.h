@@ -2,7 +2,7 @@
  * What the bots' C units share (_speedups.c: the module, its arguments,
  * the engine's tables; _walk.c: the rollout and the likelihood;
  * _heuristic.c: the heuristic's play and its estimate of a hand's tricks;
- * _deal.c: the deal of the hidden cards):
+ * _deal.c: the deal of the hidden cards; _solve.c: the exact solver):
  * the engine's tables, handed over by init(), and the position the
  * heuristic reads. See _speedups.c for what the C is and is not.
  */
@@ -57,6 +57,10 @@ PyObject *py_estimate_tricks(PyObject *module, PyObject *arg);
 int walk_init(void);
 PyObject *py_rollout(PyObject *module, PyObject *const *args, Py_ssize_t nargs);
 PyObject *py_likelihood(PyObject *module, PyObject *const *args, Py_ssize_t nargs);
+
+/* _solve.c */
+int solve_init(void);
+PyObject *py_solve(PyObject *module, PyObject *const *args, Py_ssize_t nargs);
 
 /* _deal.c */
 int deal_init(void);

@@ -46,3 +46,13 @@ def draw(
     /,
 ) -> tuple[list[int] | None, int, bool, list[int] | None, float]: ...
 def estimate_tricks(hand: int, /) -> float: ...
+def solve(
+    hands: Sequence[int],
+    trick: Sequence[int],
+    leader: int,
+    won: Sequence[int],
+    bids: Sequence[int],
+    outcomes: Sequence[float],
+    maximising: Sequence[int],
+    /,
+) -> dict[int, float]: ...

@@ -96,10 +96,10 @@ class SearchOptions:
     off leave that phase to the heuristic (for measuring where the search
     gains); ``prune``: stop playing out the cards that fall clearly behind
     the heuristic's or the leading one (their deals go to the others);
-    ``fast``: the fast path, the same deals and cards sooner (rollouts in
-    C, ``_speedups.c`` and its units, about ten times faster than in
-    Python, and each deal set into one state rebuilt from the view), so
-    more deals fit the budget. Both are off in the search, the fixed
+    ``fast``: the fast path, the same deals and cards sooner (rollouts and
+    the exact solver in C, ``_speedups.c`` and its units, about ten times
+    faster than in Python, and each deal set into one state rebuilt from
+    the view), so more deals fit the budget. Both are off in the search, the fixed
     baseline the expert is measured against, and on in the expert
     (``prune`` only as an option). ``exact``: solve the play
     exactly from this many tricks left (default: by the budget,
@@ -119,7 +119,8 @@ class SearchOptions:
 
 def exact_tricks_for(budget_ms: float) -> int:
     """From how many tricks left the play is solved exactly, by budget
-    (the solver is Python: 5 tricks take tens of ms a deal)."""
+    (the search's solver is Python: 5 tricks take tens of ms a deal; the
+    fast path's C solver about a millisecond)."""
     if budget_ms >= 2000:
         return 5
     if budget_ms >= 250:
@@ -171,6 +172,7 @@ def _evaluate_play(view: View, k: Knowledge, rng: random.Random, limits: Limits)
     live = set(cands)
     next_prune = 3
     team = team_of(k.seat)
+    sc: Scorer | None = None
     per_deal = 0.0
     start = time.monotonic()
     while tally.deals < max_deals:
@@ -182,8 +184,11 @@ def _evaluate_play(view: View, k: Knowledge, rng: random.Random, limits: Limits)
         if base.phase is not Phase.PLAY:
             break
         if k.tricks_left <= exact:
-            sc = Scorer.from_state(base, team)
-            vals = solve_root(base.hands, base.current_trick, base.turn, base.tricks_won, sc)
+            # One scorer for every deal: the bids and scores are the view's.
+            sc = sc or Scorer.from_state(base, team)
+            vals = solve_root(
+                base.hands, base.current_trick, base.turn, base.tricks_won, sc, fast=limits.fast
+            )
             for c in cands:
                 tally.add(c, vals[c])
         else:

@@ -21,7 +21,7 @@ True
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Final
 
 from fourhundred.engine import (
@@ -39,6 +39,7 @@ from fourhundred.engine import (
 
 from .heuristic import GAME_BONUS
 from .knowledge import ABOVE
+from .speedups import fast_solve
 
 __all__ = ["Scorer", "cards_of_mask", "distinct_cards", "solve_root"]
 
@@ -67,6 +68,8 @@ class Scorer:
     thirteen: int
     """The seat that bid 13, or -1."""
     cache: dict[tuple[bool, bool, bool, bool], float]
+    table: list[float] = field(default_factory=list)
+    """:meth:`outcomes`, once asked."""
 
     @classmethod
     def create(cls, settings: Settings, team: int, bids: list[int], scores: list[int]) -> Scorer:
@@ -79,6 +82,16 @@ class Scorer:
     @classmethod
     def from_state(cls, state: GameState, team: int) -> Scorer:
         return cls.create(state.settings, team, list(state.bids), list(state.scores))
+
+    def outcomes(self) -> list[float]:
+        """:meth:`value` of each outcome: item ``k`` where seat ``s`` made
+        its bid when bit ``s`` of ``k`` is set (no 13 bid)."""
+        if not self.table:
+            b = self.bids
+            self.table = [
+                self.value([b[s] if k >> s & 1 else b[s] - 1 for s in range(4)]) for k in range(16)
+            ]
+        return self.table
 
     def value(self, won: list[int]) -> float:
         """The value of a finished hand in which seat ``s`` won ``won[s]``."""
@@ -226,25 +239,50 @@ class _Solver:
         return best
 
 
-def solve_root(
-    hands: list[int], trick: list[int], turn: int, won: list[int], scorer: Scorer
+def solve_root(  # noqa: PLR0913 - the position's parts, as the search holds them
+    hands: list[int],
+    trick: list[int],
+    turn: int,
+    won: list[int],
+    scorer: Scorer,
+    *,
+    fast: bool = True,
 ) -> dict[int, float]:
     """The exact value (for ``scorer.team``) of each legal card of the seat
-    to act, with every hand known. Equivalent cards get the same value."""
+    to act, with every hand known. Equivalent cards get the same value.
+    Solved in C where it is built (``fast``; not with a 13 bid), else in
+    Python: the same values."""
     hands = list(hands)
     trick = list(trick)
     won = list(won)
-    solver = _Solver(scorer)
     leader = next_seat(turn, -len(trick))
     h = hands[turn]
     legal = legal_plays(h, trick)
     in_play = hands[0] | hands[1] | hands[2] | hands[3]
     for c in trick:
         in_play |= 1 << c
-    out: dict[int, float] = {}
-    reps = distinct_cards(h, legal, in_play)
+    if fast and fast_solve is not None and scorer.thirteen < 0:
+        maximising = [int(TEAM_OF[s] == scorer.team) for s in range(4)]
+        out = fast_solve(hands, trick, leader, won, scorer.bids, scorer.outcomes(), maximising)
+        return _with_touching(out, legal, in_play)
+    return _with_touching(_solve_python(hands, trick, leader, won, scorer), legal, in_play)
+
+
+def _solve_python(
+    hands: list[int], trick: list[int], leader: int, won: list[int], scorer: Scorer
+) -> dict[int, float]:
+    """:func:`solve_root`'s values of the distinct cards, in Python (the
+    twin of the C ``solve``, and the solver of hands with a 13 bid)."""
+    solver = _Solver(scorer)
     n = len(trick)
-    for c in reps:
+    turn = SEAT_AFTER[leader][n]
+    h = hands[turn]
+    legal = legal_plays(h, trick)
+    in_play = hands[0] | hands[1] | hands[2] | hands[3]
+    for c in trick:
+        in_play |= 1 << c
+    out: dict[int, float] = {}
+    for c in distinct_cards(h, legal, in_play):
         hands[turn] = h ^ (1 << c)
         trick.append(c)
         if n == 3:
@@ -260,7 +298,12 @@ def solve_root(
         trick.pop()
         hands[turn] = h
         out[c] = v
-    # Cards equivalent to a representative share its value.
+    return out
+
+
+def _with_touching(out: dict[int, float], legal: int, in_play: int) -> dict[int, float]:
+    """``out`` (the distinct cards' values) with every legal card: cards
+    equivalent to a representative share its value."""
     for c in cards_of_mask(legal):
         if c not in out:
             above = ABOVE[c] & in_play

@@ -9,8 +9,10 @@ Each C function is its Python twin decision for decision
 ``likelihood`` (:func:`.inference.play_likelihood`), ``draw``, the deal
 of the hidden cards and the bids' weighing of it
 (:func:`.sampling.sample_hands` and :class:`.locations.LocationSampler`,
-the loop of both), and ``estimate_tricks`` (:mod:`.heuristic_bidding`,
-which ``draw`` weighs with).
+the loop of both), ``estimate_tricks`` (:mod:`.heuristic_bidding`,
+which ``draw`` weighs with), and ``solve``, the exact solver
+(:func:`.solver.solve_root`, with the engine's play rules from its own C
+module).
 """
 
 from __future__ import annotations
@@ -39,6 +41,7 @@ __all__ = [
     "fast_draw",
     "fast_likelihood",
     "fast_rollout",
+    "fast_solve",
 ]
 
 
@@ -49,17 +52,20 @@ def _load() -> ModuleType | None:
         from . import _speedups
     except ImportError:  # not built: the Python twins do the same, slower
         return None
-    _speedups.init(
-        TRICK_STRENGTH,
-        BEATERS,
-        SHOWN_VOID,
-        SEAT_AFTER,
-        ABOVE,
-        SUIT_MASKS,
-        HEARTS_MASK,
-        NON_HEARTS,
-        SIDE_SUITS,
-    )
+    try:
+        _speedups.init(
+            TRICK_STRENGTH,
+            BEATERS,
+            SHOWN_VOID,
+            SEAT_AFTER,
+            ABOVE,
+            SUIT_MASKS,
+            HEARTS_MASK,
+            NON_HEARTS,
+            SIDE_SUITS,
+        )
+    except ImportError:  # the engine's C module (its play rules) is not built
+        return None
     return _speedups
 
 
@@ -93,3 +99,9 @@ fast_likelihood: Final[Callable[[GameState, list[int], int, float, int], float] 
 """``inference.play_likelihood`` in C (it plays the cards through the
 state's ``play_unchecked`` and raises ``ValueError`` at a card that is not
 legal there), or ``None``."""
+Solve = Callable[
+    [list[int], list[int], int, list[int], list[int], list[float], list[int]], dict[int, float]
+]
+fast_solve: Final[Solve | None] = SPEEDUPS.solve if SPEEDUPS is not None else None
+"""The exact solver in C (``solver.solve_root``'s values of the distinct
+cards, for hands without a 13 bid), or ``None``."""

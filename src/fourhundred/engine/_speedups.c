@@ -9,6 +9,7 @@
  * in _speedups.h.
  */
 #include "_speedups.h"
+#include "_capi.h"
 
 static int strength(int led, int c)
 {
@@ -19,6 +20,34 @@ static int strength(int led, int c)
         return rank;
     return -1;
 }
+
+/* The cards of hand that may be played when led is the card led (-1: none). */
+static uint64_t legal_cards(uint64_t hand, int led)
+{
+    if (led >= 0) {
+        uint64_t f = hand & SUIT_MASK(led / 13);
+        if (f)
+            return f;
+    }
+    return hand;
+}
+
+/* Which card of a full trick (in play order) wins it. */
+static int trick_winner(const int *trick)
+{
+    int led = trick[0] / 13;
+    int w = 0, best = strength(led, trick[0]);
+    for (int i = 1; i < 4; i++) {
+        int s = strength(led, trick[i]);
+        if (s > best) {
+            w = i;
+            best = s;
+        }
+    }
+    return w;
+}
+
+static EngineCAPI c_api = {legal_cards, trick_winner};
 
 PyObject *int_list(const int *xs, int n)
 {
@@ -39,7 +68,6 @@ PyObject *int_list(const int *xs, int n)
 static int Core_init(CoreObject *self, PyObject *args, PyObject *kwds)
 {
     memset(self->hands, 0, sizeof self->hands);
-    self->follow = 0;
     self->turn = 0;
     self->ntrick = 0;
     self->ndone = 0;
@@ -113,7 +141,6 @@ static PyObject *Core_start(CoreObject *self, PyObject *arg)
     }
     Py_DECREF(seq);
     memcpy(self->hands, h, sizeof h);
-    self->follow = 0;
     self->ntrick = 0;
     self->ndone = 0;
     self->nwinners = 0;
@@ -132,7 +159,6 @@ static PyObject *Core_copy(CoreObject *self, PyObject *arg)
     }
     CoreObject *o = (CoreObject *)arg;
     memcpy(self->hands, o->hands, sizeof o->hands);
-    self->follow = o->follow;
     self->turn = o->turn;
     memcpy(self->trick, o->trick, sizeof o->trick);
     self->ntrick = o->ntrick;
@@ -221,7 +247,6 @@ static PyObject *Core_restore(CoreObject *self, PyObject *arg)
     self->turn = turn;
     memcpy(self->trick, tmp.trick, sizeof tmp.trick);
     self->ntrick = tmp.ntrick;
-    self->follow = tmp.ntrick ? SUIT_MASK(tmp.trick[0] / 13) : 0;
     memcpy(self->done, tmp.done, sizeof tmp.done);
     self->ndone = tmp.ndone;
     memcpy(self->winners, tmp.winners, sizeof tmp.winners);
@@ -234,12 +259,7 @@ static PyObject *Core_restore(CoreObject *self, PyObject *arg)
 static PyObject *Core_legal_mask(CoreObject *self, PyObject *unused)
 {
     uint64_t h = self->hands[self->turn];
-    if (self->ntrick) {
-        uint64_t f = h & self->follow;
-        if (f)
-            return PyLong_FromUnsignedLongLong(f);
-    }
-    return PyLong_FromUnsignedLongLong(h);
+    return PyLong_FromUnsignedLongLong(legal_cards(h, self->ntrick ? self->trick[0] : -1));
 }
 
 static PyObject *Core_play(CoreObject *self, PyObject *arg)
@@ -260,23 +280,11 @@ static PyObject *Core_play(CoreObject *self, PyObject *arg)
     self->hands[seat] ^= ((uint64_t)1 << c);
     self->trick[self->ntrick++] = (int)c;
     if (self->ntrick < 4) {
-        if (self->ntrick == 1)
-            self->follow = SUIT_MASK(c / 13);
         seat = (seat + 1) & 3;
         self->turn = seat;
-        uint64_t h = self->hands[seat];
-        uint64_t f = h & self->follow;
-        return PyLong_FromUnsignedLongLong(f ? f : h);
+        return PyLong_FromUnsignedLongLong(legal_cards(self->hands[seat], self->trick[0]));
     }
-    int led = self->trick[0] / 13;
-    int w = 0, best = strength(led, self->trick[0]);
-    for (int i = 1; i < 4; i++) {
-        int s = strength(led, self->trick[i]);
-        if (s > best) {
-            w = i;
-            best = s;
-        }
-    }
+    int w = trick_winner(self->trick);
     int winner = (seat + 1 + w) & 3;
     memcpy(self->done + self->ndone, self->trick, sizeof self->trick);
     self->ndone += 4;
@@ -356,6 +364,12 @@ PyMODINIT_FUNC PyInit__speedups(void)
     Py_INCREF(&CoreType);
     if (PyModule_AddObject(m, "PlayCore", (PyObject *)&CoreType) < 0) {
         Py_DECREF(&CoreType);
+        Py_DECREF(m);
+        return NULL;
+    }
+    PyObject *api = PyCapsule_New(&c_api, ENGINE_CAPI_NAME, NULL);
+    if (!api || PyModule_AddObject(m, "_C_API", api) < 0) {
+        Py_XDECREF(api);
         Py_DECREF(m);
         return NULL;
     }

@@ -1,7 +1,8 @@
 /*
  * What the engine's C units share (_speedups.c: the PlayCore type and the
  * module; _core_attrs.c: its attributes; _cards.c: the module's card
- * functions). See _speedups.c.
+ * functions; _capi.h: the play rules the module exports to other C code).
+ * See _speedups.c.
  */
 #ifndef FOURHUNDRED_ENGINE_SPEEDUPS_H
 #define FOURHUNDRED_ENGINE_SPEEDUPS_H
@@ -17,7 +18,6 @@
 typedef struct {
     PyObject_HEAD
     uint64_t hands[4];
-    uint64_t follow;
     int turn;
     int trick[4];
     int ntrick;
