@@ -37,7 +37,8 @@ session 18) or ``fast-seen-all`` (the same, seats that also read their
 top cards from the opponents' cards, for their discards, the hearts they
 cash and the honours they lead away from: ``seen=3``) or ``exact4-seen``
 (the expert as shipped since session 18, solving exactly from four tricks
-left instead of three).
+left instead of three) or ``exact5-seen`` (the same from five tricks left,
+with the C solver of session 20).
 ``--against`` plays it against another variant instead of the search (two
 variants that differ in one part show what that part adds with less noise:
 most of their decisions are the same). Every variant before ``pruned`` plays
@@ -85,6 +86,7 @@ VARIANTS: dict[str, ExpertOptions] = {
     "fast-seen-hands": ExpertOptions(locations=False, prune=False, seen=2),
     "fast-seen-all": ExpertOptions(locations=False, prune=False, seen=3),
     "exact4-seen": ExpertOptions(locations=False, prune=False, seen=2, exact=4),
+    "exact5-seen": ExpertOptions(locations=False, prune=False, seen=2, exact=5),
 }
 
 
