@@ -131,23 +131,13 @@ static double moves(const Solver *sv, uint64_t *hands, int *trick, int n, int le
     return best;
 }
 
-static int read_outcomes(PyObject *seq, double *out)
+static int one_double(PyObject *o, void *out)
 {
-    PyObject *f = PySequence_Fast(seq, "outcomes must be a sequence of 16 values");
-    if (!f)
+    double v = PyFloat_AsDouble(o);
+    if (v == -1.0 && PyErr_Occurred())
         return -1;
-    int r = 0;
-    if (PySequence_Fast_GET_SIZE(f) != 16) {
-        PyErr_SetString(PyExc_ValueError, "outcomes: expected 16 values");
-        r = -1;
-    }
-    for (Py_ssize_t i = 0; r == 0 && i < 16; i++) {
-        out[i] = PyFloat_AsDouble(PySequence_Fast_GET_ITEM(f, i));
-        if (out[i] == -1.0 && PyErr_Occurred())
-            r = -1;
-    }
-    Py_DECREF(f);
-    return r;
+    *(double *)out = v;
+    return 0;
 }
 
 PyObject *py_solve(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
@@ -165,7 +155,7 @@ PyObject *py_solve(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     long won_l[4], max_l[4];
     if (read_masks(args[0], hands, 4, "hands") < 0 || read_trick(args[1], trick, &n) < 0 ||
         one_int(args[2], &leader) < 0 || read_longs(args[3], won_l, 4, "won") < 0 ||
-        read_longs(args[4], sv.bids, 4, "bids") < 0 || read_outcomes(args[5], sv.outcome) < 0 ||
+        read_longs(args[4], sv.bids, 4, "bids") < 0 || read_seq(args[5], sv.outcome, sizeof(double), 16, one_double, "outcomes") < 0 ||
         read_longs(args[6], max_l, 4, "maximising") < 0)
         return NULL;
     if (leader < 0 || leader > 3) {

@@ -265,24 +265,28 @@ def solve_root(  # noqa: PLR0913 - the position's parts, as the search holds the
         maximising = [int(TEAM_OF[s] == scorer.team) for s in range(4)]
         out = fast_solve(hands, trick, leader, won, scorer.bids, scorer.outcomes(), maximising)
         return _with_touching(out, legal, in_play)
-    return _with_touching(_solve_python(hands, trick, leader, won, scorer), legal, in_play)
+    out = _solve_python(hands, trick, leader, won, scorer, reps=distinct_cards(h, legal, in_play))
+    return _with_touching(out, legal, in_play)
 
 
-def _solve_python(
-    hands: list[int], trick: list[int], leader: int, won: list[int], scorer: Scorer
+def _solve_python(  # noqa: PLR0913 - solve_root's position and the cards to value
+    hands: list[int],
+    trick: list[int],
+    leader: int,
+    won: list[int],
+    scorer: Scorer,
+    *,
+    reps: list[int],
 ) -> dict[int, float]:
-    """:func:`solve_root`'s values of the distinct cards, in Python (the
-    twin of the C ``solve``, and the solver of hands with a 13 bid)."""
+    """:func:`solve_root`'s values of the distinct cards ``reps``, in
+    Python (the twin of the C ``solve``, and the solver of hands with a 13
+    bid)."""
     solver = _Solver(scorer)
     n = len(trick)
     turn = SEAT_AFTER[leader][n]
     h = hands[turn]
-    legal = legal_plays(h, trick)
-    in_play = hands[0] | hands[1] | hands[2] | hands[3]
-    for c in trick:
-        in_play |= 1 << c
     out: dict[int, float] = {}
-    for c in distinct_cards(h, legal, in_play):
+    for c in reps:
         hands[turn] = h ^ (1 << c)
         trick.append(c)
         if n == 3:
