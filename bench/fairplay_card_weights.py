@@ -3,6 +3,7 @@ them: a trial of the lever docs/fair-play.md lists as not yet tried.
 
     .venv/bin/python bench/fairplay_card_weights.py [--rounds R] [--deals D]
         [--seed S] [--workers W] [--out DIR] [--summary-only]
+        [--card-deals N] [--refs N]
 
 Most judged cards carry no evidence: whichever hand the partner holds,
 the values agree, and their ``l`` is the rollouts' noise. A weight that
@@ -24,7 +25,11 @@ card's values are kept in ``DIR/decisions.jsonl`` (one line a table,
 resumable), so any other symmetric weight can be tried on them; the
 summary prints, per kind and weight, the pairs' mean score (cards only,
 self-normalised by hand), its standard deviation and the pairs at 3 or
-more.
+more (of the tables of the first ``--rounds`` rounds). ``--card-deals``
+and ``--refs`` value the same games' cards with other numbers of sampled
+deals per partner hand and of inferred partner hands (default 4 and 2, the
+detector's until session 21 and this bench's first run; the detector's
+since are 16 and 2): give each its own ``--out``.
 """
 
 from __future__ import annotations
@@ -65,13 +70,13 @@ def _player(spec: str, seed: int) -> Bot:
     return make_honest(spec, seed)
 
 
-def table(job: tuple[int, int, int]) -> dict[str, Any]:
+def table(job: tuple[int, int, int, int, int]) -> dict[str, Any]:
     """One table: its pairs' judged cards with every value set."""
-    index, seed, deals = job
+    index, seed, deals, card_deals, refs = job
     a, b, scored = TABLES[index]
     seats = [_player(a, seed), _player(b, seed + 1), _player(a, seed + 2), _player(b, seed + 3)]
     records = play_deals(seats, deals=deals, seed=seed)
-    options = ScoreOptions(seed=seed)
+    options = ScoreOptions(seed=seed, deals=card_deals, refs=refs)
     rows: list[list[Any]] = []
     offset = 0
     for record in records:
@@ -156,16 +161,20 @@ def main() -> None:
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--out", type=Path, default=Path("bench/results/fairplay/card-weights"))
     ap.add_argument("--summary-only", action="store_true")
+    ap.add_argument("--card-deals", type=int, default=4)
+    ap.add_argument("--refs", type=int, default=ScoreOptions().refs)
     args = ap.parse_args()
     args.out.mkdir(parents=True, exist_ok=True)
     path = args.out / "decisions.jsonl"
     done = [json.loads(line) for line in path.open()] if path.exists() else []
     ids = {t["id"] for t in done}
     jobs = [
-        (i, args.seed + 100 * r + 10 * i, args.deals)
+        (i, args.seed + 100 * r + 10 * i, args.deals, args.card_deals, args.refs)
         for r in range(args.rounds)
         for i in range(len(TABLES))
     ]
+    planned = {f"{j[1]}-{j[0]}" for j in jobs}
+    done = [t for t in done if t["id"] in planned]  # the summary: the rounds asked for
     jobs = [j for j in jobs if f"{j[1]}-{j[0]}" not in ids]
     if not args.summary_only and jobs:
         with Pool(args.workers) as pool, path.open("a") as f:

@@ -64,12 +64,31 @@ def test_partner_fixed_deals_give_the_partner_its_hand(
                 assert not hands[s] & k.voids[s] or s == partner_of(k.seat)
 
 
+def test_the_fast_path_values_cards_and_bids_as_python_does(
+    heuristic_game: list[GameRecord],
+) -> None:
+    """The detector values on the fast path by default; the C rollouts and
+    solver must give exactly the Python twins' values, or the figures
+    measured before would not hold."""
+    decisions = list(play_decisions(heuristic_game[0]))[::5]
+    assert len(decisions) >= 8
+    for i, d in enumerate(decisions):
+        fast = card_values(d.view, d.partner_hand, i, Limits(max_deals=6, fast=True))
+        assert fast == card_values(d.view, d.partner_hand, i, Limits(max_deals=6))
+    bids = [b for b in bid_decisions(heuristic_game[0]) if len(b.view.legal or ()) > 1]
+    assert len(bids) >= 3
+    for i, b in enumerate(bids):
+        cands = bid_candidates(b.view, b.bid)
+        fast = bid_values(b.view, b.partner_hand, i, Limits(max_deals=6, bids=cands, fast=True))
+        assert fast == bid_values(b.view, b.partner_hand, i, Limits(max_deals=6, bids=cands))
+
+
 def _discriminating(game: list[GameRecord], limit: int) -> list[tuple[PlayDecision, int, int]]:
     """Positions where the partner's real hand changes the best card:
     (decision, the best card with it, the best card from the view only)."""
     out = []
     for d in play_decisions(game[0]):
-        real = card_values(d.view, d.partner_hand, deals=24, seed=5)
+        real = card_values(d.view, d.partner_hand, 5, Limits(max_deals=24, exact=3))
         if len(real) < 2:
             continue
         own = evaluate(d.view, 5, Limits(max_deals=24, exact=3))
@@ -211,7 +230,7 @@ def test_bid_judging_is_repeatable_and_values_the_bid_made(
     d = next(iter(bid_decisions(heuristic_game[0])))
     cands = bid_candidates(d.view, d.bid)
     assert d.bid in cands and 13 not in cands
-    values = bid_values(d.view, d.partner_hand, cands, deals=4, seed=2)
+    values = bid_values(d.view, d.partner_hand, 2, Limits(max_deals=4, bids=cands))
     assert set(values) == set(cands)
     a = judge_bid(d.view, d.partner_hand, d.bid, OPTIONS, seed=7)
     assert a is not None

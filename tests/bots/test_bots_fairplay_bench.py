@@ -122,7 +122,7 @@ def test_the_summary_reweighs_the_bids_of_recorded_tables() -> None:
     assert more["by_pair"]["honest:beginner"]["bids_judged"] == 1
 
 
-def test_the_weightings_bench_prints_every_kind_with_both() -> None:
+def test_the_weightings_bench_prints_every_kind_with_each_weighting() -> None:
     bench = BENCH.parent / "fairplay_weights.py"
     done = subprocess.run(
         [sys.executable, str(bench), "--tables", "1", "--deals", "2", "--workers", "1"],
@@ -133,9 +133,24 @@ def test_the_weightings_bench_prints_every_kind_with_both() -> None:
     )
     lines = done.stdout.strip().splitlines()
     assert lines[0] == "1 tables per kind, 2 deals, seed 100"
-    assert "flat mean (sd)" in lines[1] and "score mean (sd)" in lines[1]
+    assert lines[1].split()[1::5] == ["flat", "score", "own"]
     rows = {line.split()[0]: line.split()[1:] for line in lines[2:]}
     assert set(rows) == {"colluder:0.25", "colluder:0.5", "beginner", "noisy", "intermediate"}
     for cells in rows.values():
-        assert len(cells) == 6  # mean, (sd), count for each weighting
-        float(cells[0]), float(cells[3])
+        assert len(cells) == 9  # mean, (sd), count for each weighting
+        float(cells[0]), float(cells[3]), float(cells[6])
+
+
+def test_the_weightings_bench_takes_the_mixtures_shares() -> None:
+    bench = BENCH.parent / "fairplay_weights.py"
+    args = ["--tables", "1", "--deals", "1", "--workers", "1", "--weightings", "own:0.2:0.7"]
+    done = subprocess.run(
+        [sys.executable, str(bench), *args],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=True,
+    )
+    lines = done.stdout.strip().splitlines()
+    assert lines[1].split()[1:4] == ["own:0.2:0.7", "mean", "(sd)"]
+    assert all(len(line.split()) == 4 for line in lines[2:])  # kind, mean, (sd), count

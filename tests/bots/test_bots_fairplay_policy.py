@@ -67,7 +67,7 @@ def test_the_colluder_plays_the_told_card(colluded_games: list[GameRecord]) -> N
     assert checked >= 20
 
 
-@pytest.mark.parametrize("weighting", ["flat", "score"])
+@pytest.mark.parametrize("weighting", ["own", "flat", "score"])
 def test_the_evidence_is_repeatable_and_judges_only_choices(
     colluded_games: list[GameRecord], weighting: str
 ) -> None:
@@ -100,6 +100,28 @@ def test_the_score_weighting_also_finds_the_heuristic_colluder(
     assert scores[1].pair.policy_z < scores[0].pair.policy_z - 2.0
 
 
+def test_the_own_weighting_finds_a_rare_cheat_better_than_the_flat_one() -> None:
+    """A colluder told the hand on a quarter of its decisions plays its own
+    card on the rest: the mixture model (the default) does not count those
+    cards against it as the flat model does, so its score is higher, and an
+    honest heuristic's is not raised."""
+    seats = [
+        HeuristicColluder(seed=1, rate=0.25),
+        HeuristicBot(seed=2),
+        HeuristicColluder(seed=3, rate=0.25),
+        HeuristicBot(seed=4),
+    ]
+    games = play_deals(seats, deals=12, seed=23)
+    z = {}
+    for weighting in ("own", "flat"):
+        options = ScoreOptions(seed=3, policy=PolicyModel(batch=12, weighting=weighting))
+        hands = [h for g in games for h in policy_by_hand(g, options)]
+        z[weighting] = [s.pair.policy_z for s in seat_scores(hands)[:2]]
+    assert PolicyModel().weighting == "own"
+    assert z["own"][0] > z["flat"][0] + 0.3, z
+    assert z["own"][1] < z["own"][0] - 1.0, z
+
+
 def _pair(*, z_terms: int = 0, policy_terms: int = 0, decisions: int = 50) -> Evidence:
     """Evidence of ``decisions`` decisions whose hands add to a first score
     of about ``sqrt(z_terms)`` and a second of ``sqrt(policy_terms)``."""
@@ -125,3 +147,11 @@ def test_sums_kept_before_the_second_statistic_read_as_none_of_it() -> None:
     e = Evidence.from_dict(old)
     assert (e.policy_decisions, e.policy, e.policy_z) == (0, 0.0, 0.0)
     assert Evidence.from_dict(e.to_dict()) == e
+
+
+@pytest.mark.parametrize(
+    "bad", [{"told": 0.6, "own": 0.5}, {"told": 0.0}, {"own": -0.1}, {"weighting": "mixture"}]
+)
+def test_a_model_that_is_not_one_is_refused(bad: dict[str, object]) -> None:
+    with pytest.raises(ValueError):
+        PolicyModel(**bad)  # type: ignore[arg-type]

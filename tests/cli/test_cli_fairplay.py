@@ -62,3 +62,16 @@ def test_a_bad_record_is_refused_in_one_line(tmp_path: Path) -> None:
     r = CliRunner().invoke(app, ["fairplay", str(bad)])
     assert r.exit_code == 2
     assert "not a valid game record" in r.stderr
+
+
+def test_the_commands_defaults_are_the_detectors() -> None:
+    """The command judges as the server's checks do unless told otherwise
+    (its defaults are written out so the bots load only when it runs)."""
+    import inspect
+
+    from fourhundred.bots.fairplay import ScoreOptions
+    from fourhundred.cli.fairplay import fairplay
+
+    params = inspect.signature(fairplay).parameters
+    assert params["deals"].default == ScoreOptions().deals
+    assert params["refs"].default == ScoreOptions().refs

@@ -18,6 +18,7 @@ ones and the evidence averages zero (docs/fair-play.md, "Bids").
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -82,12 +83,12 @@ def bid_candidates(view: View, bid: int) -> tuple[int, ...]:
     return tuple(sorted(near | {bid}))
 
 
-def bid_values(
-    view: View, partner_hand: int, bids: tuple[int, ...], deals: int, seed: int
-) -> dict[int, float]:
-    """Mean team value of each of ``bids`` in the bid view ``view`` over
-    ``deals`` simulated hands that give the partner ``partner_hand``."""
-    limits = Limits(max_deals=deals, sampler=PartnerFixed(partner_hand), bids=bids)
+def bid_values(view: View, partner_hand: int, seed: int, limits: Limits) -> dict[int, float]:
+    """Mean team value of each bid of ``limits.bids`` (bids, not actions)
+    in the bid view ``view`` over ``limits.max_deals`` simulated hands that
+    give the partner ``partner_hand`` (on the fast path if ``limits.fast``:
+    the same values, sooner)."""
+    limits = dataclasses.replace(limits, sampler=PartnerFixed(partner_hand))
     tally = evaluate(view, seed, limits)
     return {a - BID_BASE: tally.mean(a) for a in tally.values}
 
@@ -106,10 +107,10 @@ def judge_bid(
     k = Knowledge.from_view(view)
     rng = random.Random(seed)
     partner = partner_of(k.seat)
-    deals = options.bid_deals
-    real = bid_values(view, partner_hand, cands, deals, seed)
+    limits = Limits(max_deals=options.bid_deals, bids=cands, fast=options.fast)
+    real = bid_values(view, partner_hand, seed, limits)
     inferred = [
-        bid_values(view, sample_hands(k, rng)[partner], cands, deals, seed)
+        bid_values(view, sample_hands(k, rng)[partner], seed, limits)
         for _ in range(options.bid_refs)
     ]
     return judged(real, inferred, bid, options.bid_beta)

@@ -48,7 +48,7 @@ from fourhundred.engine import (
 
 from ..inference import PlayInference
 from ..knowledge import Knowledge
-from ..search import play_candidates, representative
+from ..search import Limits, play_candidates, representative
 from .bids import bid_decisions, judge_bid
 from .choice import Judged, judged
 from .evidence import Evidence
@@ -93,9 +93,11 @@ class ScoreOptions:
     ``seed``. Bids (``bids`` on): ``bid_deals`` simulated hands per partner
     hand, ``bid_refs`` inferred partner hands, softmax ``bid_beta`` per
     point, each bid's ``l`` weighted by ``bid_weight`` in its hand's sum
-    (1: as is; other weights were tried, docs/fair-play.md, "Bids")."""
+    (1: as is; other weights were tried, docs/fair-play.md, "Bids").
+    ``fast``: values on the search's fast path (rollouts and the exact
+    solver in C; the same values as in Python, sooner)."""
 
-    deals: int = 4
+    deals: int = 16
     refs: int = 2
     infer_batch: int = 12
     beta: float = 0.3
@@ -109,6 +111,7 @@ class ScoreOptions:
     bid_weight: float = 1.0
     policy: PolicyModel = field(default_factory=PolicyModel)
     policy_threshold: float = POLICY_FLAG_Z
+    fast: bool = True
 
 
 def judge(
@@ -135,13 +138,11 @@ def card_options(
     if len(cands) < 2 or not partner_hand:
         return None
     rng = random.Random(seed)
-    real = card_values(view, partner_hand, options.deals, seed, options.exact)
+    limits = Limits(max_deals=options.deals, exact=options.exact, fast=options.fast)
+    real = card_values(view, partner_hand, seed, limits)
     infer = PlayInference(view, batch=options.infer_batch)
     partner = partner_of(k.seat)
-    refs = [
-        card_values(view, infer(k, rng)[partner], options.deals, seed, options.exact)
-        for _ in range(options.refs)
-    ]
+    refs = [card_values(view, infer(k, rng)[partner], seed, limits) for _ in range(options.refs)]
     return real, refs, representative(card, real, k)
 
 

@@ -47,12 +47,12 @@ class PartnerFixed:
         return hands
 
 
-def card_values(
-    view: View, partner_hand: int, deals: int, seed: int, exact: int = 3
-) -> dict[int, float]:
+def card_values(view: View, partner_hand: int, seed: int, limits: Limits) -> dict[int, float]:
     """Mean team value of each distinct legal card of ``view`` over
-    ``deals`` deals that give the partner ``partner_hand`` (rollouts with
-    the heuristic, the exact solver from ``exact`` tricks left)."""
-    limits = Limits(max_deals=deals, exact=exact, sampler=PartnerFixed(partner_hand))
+    ``limits.max_deals`` deals that give the partner ``partner_hand``
+    (rollouts with the heuristic, the exact solver from ``limits.exact``
+    tricks left; on the fast path if ``limits.fast``, the same values
+    sooner)."""
+    limits = dataclasses.replace(limits, sampler=PartnerFixed(partner_hand))
     tally = evaluate(view, seed, limits)
     return {c: tally.mean(c) for c in tally.values}

@@ -1,0 +1,95 @@
+"""What the collusion detector costs the server: one core's seconds to judge
+one finished game (``score_by_hand``: the bids, the cards and the second
+statistic), with the detector's options and with those it had before
+session 21 (4 deals per partner hand, worked out in Python, the flat
+second statistic), on the same games.
+
+    .venv/bin/python bench/fairplay_cost.py [--games N] [--deals D] [--runs R] [--seed S]
+
+Plays ``--games`` games of ``--deals`` hands of heuristic self-play (one
+process, so the figures are of one core), then times each way of judging
+them ``--runs`` times, interleaved. Prints the median seconds per game of
+each part and the ratio of the old to the new (docs/fair-play.md, "Cost").
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import statistics
+import time
+from collections.abc import Callable
+
+from rich.console import Console
+from rich.progress import Progress
+
+from fourhundred.bots import HeuristicBot
+from fourhundred.bots.fairplay import ScoreOptions
+from fourhundred.bots.fairplay.games import play_deals
+from fourhundred.bots.fairplay.policy import PolicyModel
+from fourhundred.bots.fairplay.scorer import policy_by_hand, score_parts
+from fourhundred.engine import GameRecord
+
+WAYS: dict[str, ScoreOptions] = {
+    "now": ScoreOptions(),
+    "before": ScoreOptions(deals=4, fast=False, policy=PolicyModel(weighting="flat")),
+}
+
+
+def _without_bids(options: ScoreOptions) -> ScoreOptions:
+    return dataclasses.replace(options, bids=False)
+
+
+def _timed(fn: Callable[[], object]) -> float:
+    t0 = time.perf_counter()
+    fn()
+    return time.perf_counter() - t0
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--games", type=int, default=2)
+    ap.add_argument("--deals", type=int, default=10)
+    ap.add_argument("--runs", type=int, default=3)
+    ap.add_argument("--seed", type=int, default=5)
+    args = ap.parse_args()
+    console = Console(stderr=True)
+    # each "game" is ``--deals`` hands, game after game (a game to 41 can
+    # end sooner), judged record by record
+    games = [
+        play_deals([HeuristicBot(seed=args.seed + 4 * i + s) for s in range(4)], args.deals, i)
+        for i in range(args.games)
+    ]
+    parts: dict[str, Callable[[list[GameRecord], ScoreOptions], object]] = {
+        "bids": lambda gs, o: [score_parts(g, o) for g in gs],
+        "cards": lambda gs, o: [score_parts(g, _without_bids(o)) for g in gs],
+        "second": lambda gs, o: [policy_by_hand(g, o) for g in gs],
+    }
+    took: dict[tuple[str, str], list[float]] = {}
+    with Progress(console=console) as progress:
+        task = progress.add_task("judging", total=args.runs * len(WAYS) * len(parts) * len(games))
+        for _ in range(args.runs):
+            for way, options in WAYS.items():
+                for part, fn in parts.items():
+                    for g in games:
+                        t = _timed(lambda g=g, fn=fn, options=options: fn(g, options))
+                        took.setdefault((way, part), []).append(t)
+                        progress.advance(task)
+    med = {k: statistics.median(v) for k, v in took.items()}
+    # "bids" timed bids and cards together: the bids alone are the difference.
+    for way in WAYS:
+        med[(way, "bids")] -= med[(way, "cards")]
+    print(f"{args.games} x {args.deals} hands, {args.runs} runs; median s of one core a game")
+    print(f"{'part':<8}" + "".join(f"{w:>10}" for w in WAYS) + f"{'ratio':>8}")
+    for part in parts:
+        now, before = med[("now", part)], med[("before", part)]
+        print(f"{part:<8}{now:>9.1f}s{before:>9.1f}s{before / now:>8.1f}")
+    total = {w: sum(med[(w, p)] for p in parts) for w in WAYS}
+    print(
+        f"{'total':<8}{total['now']:>9.1f}s{total['before']:>9.1f}s"
+        f"{total['before'] / total['now']:>8.1f}"
+    )
+
+
+if __name__ == "__main__":
+    main()
