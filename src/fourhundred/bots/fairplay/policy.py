@@ -46,7 +46,7 @@ where the flat model's is 2.48 for every card). On the same games it
 raised a colluder told the hand on a quarter of its decisions from 1.66
 to 2.53 and 2.63 (two seeds, 24 tables of 30 deals each), honest pairs
 unchanged (``bench/fairplay_weights.py``, docs/fair-play.md, "The second
-statistic with the player's own card").
+statistic with the player's own card (session 21)").
 
 ``PolicyModel(weighting="score")`` weighs a decision instead by the score
 test of a player told the hand on a small share of decisions,
