@@ -1,9 +1,12 @@
-"""The first statistic's cards weighted by how much a partner hand changes
-them: a trial of the lever docs/fair-play.md lists as not yet tried.
+"""The first statistic's values kept, to screen its levers on the same
+games: weights by how much a partner hand changes a card, the deals and
+inferred hands per decision, the softmax, and the bids.
 
     .venv/bin/python bench/fairplay_card_weights.py [--rounds R] [--deals D]
         [--seed S] [--workers W] [--out DIR] [--summary-only]
-        [--card-deals N] [--refs N]
+        [--card-deals N] [--refs N] [--bid-deals N] [--bid-refs N]
+        [--beta B] [--use-refs N] [--bids-from DIR] [--bid-beta B]
+        [--use-bid-refs N]
 
 Most judged cards carry no evidence: whichever hand the partner holds,
 the values agree, and their ``l`` is the rollouts' noise. A weight that
@@ -29,7 +32,17 @@ more (of the tables of the first ``--rounds`` rounds). ``--card-deals``
 and ``--refs`` value the same games' cards with other numbers of sampled
 deals per partner hand and of inferred partner hands (default 4 and 2, the
 detector's until session 21 and this bench's first run; the detector's
-since are 16 and 2): give each its own ``--out``.
+since are 16 and 2): give each its own ``--out``. ``--bid-deals N``
+values the scored pairs' bids too (``--card-deals 0``: bids only), as
+``judge_bid`` does, with ``--bid-refs`` inferred hands; the summary then
+adds the bids alone and the cards and bids summed by hand as the
+detector sums them. ``--bids-from DIR`` scores this run's cards with the
+bids valued in another (the same seeds and rounds). ``--beta`` and
+``--use-refs`` (the first N inferred hands of each card; 0, all),
+``--bid-beta`` and ``--use-bid-refs`` score the stored values otherwise.
+Each card also keeps the argmax model's log chances (the detector's model
+for cards since session 22, ``choice.argmax_log_probs``), scored in the
+column ``argmax``; ``cards+bids`` sums that column's cards with the bids.
 """
 
 from __future__ import annotations
@@ -37,21 +50,32 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import random
 import statistics
 import sys
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from multiprocessing import Pool
 from pathlib import Path
 from typing import Any
 
 from fourhundred.bots.base import Bot
 from fourhundred.bots.fairplay import ScoreOptions
-from fourhundred.bots.fairplay.choice import judged, log_softmax
+from fourhundred.bots.fairplay.bids import bid_candidates, bid_decisions, bid_values
+from fourhundred.bots.fairplay.choice import argmax_log_probs, judged, log_softmax, verdict
 from fourhundred.bots.fairplay.colluders import make_colluder
 from fourhundred.bots.fairplay.games import play_deals
 from fourhundred.bots.fairplay.panel import make_honest
-from fourhundred.bots.fairplay.scorer import card_options, decision_seed, play_decisions
-from fourhundred.engine import team_of
+from fourhundred.bots.fairplay.scorer import (
+    bid_seed,
+    card_tallies,
+    decision_seed,
+    play_decisions,
+)
+from fourhundred.bots.knowledge import Knowledge
+from fourhundred.bots.sampling import sample_hands
+from fourhundred.bots.search import Limits, representative
+from fourhundred.engine import partner_of, team_of
 
 TABLES = (
     ("colluder:search:0.25", "intermediate", (0,)),
@@ -70,25 +94,65 @@ def _player(spec: str, seed: int) -> Bot:
     return make_honest(spec, seed)
 
 
-def table(job: tuple[int, int, int, int, int]) -> dict[str, Any]:
-    """One table: its pairs' judged cards with every value set."""
-    index, seed, deals, card_deals, refs = job
-    a, b, scored = TABLES[index]
-    seats = [_player(a, seed), _player(b, seed + 1), _player(a, seed + 2), _player(b, seed + 3)]
-    records = play_deals(seats, deals=deals, seed=seed)
-    options = ScoreOptions(seed=seed, deals=card_deals, refs=refs)
+Job = tuple[int, int, int, int, int, int, int]
+
+
+def _card_rows(records: list[Any], scored: tuple[int, ...], options: ScoreOptions) -> list[Any]:
     rows: list[list[Any]] = []
     offset = 0
     for record in records:
         for d in play_decisions(record):
             if team_of(d.seat) not in scored:
                 continue
-            got = card_options(d.view, d.partner_hand, d.card, options, decision_seed(options, d))
-            if got is not None:
-                real, refs, chosen = got
-                rows.append([offset + d.hand, d.seat, chosen, real, refs])
+            seed = decision_seed(options, d)
+            tallies = card_tallies(d.view, d.partner_hand, options, seed)
+            if tallies is not None:
+                real, *refs = ({c: t.mean(c) for c in t.values} for t in tallies)
+                chosen = representative(d.card, real, Knowledge.from_view(d.view))
+                model = argmax_log_probs(tallies, options.argmax_draws, options.eps, seed)
+                rows.append([offset + d.hand, d.seat, chosen, real, refs, model])
         offset += len(record.hands)
-    return {"id": f"{seed}-{index}", "kinds": [a, b], "scored": scored, "rows": rows}
+    return rows
+
+
+def _bid_rows(records: list[Any], scored: tuple[int, ...], options: ScoreOptions) -> list[Any]:
+    """Each judged bid's values, as ``judge_bid`` weighs them."""
+    rows: list[list[Any]] = []
+    offset = 0
+    for record in records:
+        for d in bid_decisions(record):
+            if team_of(d.seat) not in scored or d.bid == 13:
+                continue
+            cands = bid_candidates(d.view, d.bid)
+            if len(cands) < 2:
+                continue
+            seed = bid_seed(options, d)
+            k = Knowledge.from_view(d.view)
+            rng = random.Random(seed)
+            limits = Limits(max_deals=options.bid_deals, bids=cands, fast=options.fast)
+            real = bid_values(d.view, d.partner_hand, seed, limits)
+            partner = partner_of(d.seat)
+            refs = [
+                bid_values(d.view, sample_hands(k, rng)[partner], seed, limits)
+                for _ in range(options.bid_refs)
+            ]
+            rows.append([offset + d.hand, d.seat, d.bid, real, refs])
+        offset += len(record.hands)
+    return rows
+
+
+def table(job: Job) -> dict[str, Any]:
+    """One table: its pairs' judged cards (and bids) with every value set."""
+    index, seed, deals, card_deals, refs, bid_deals, bid_refs = job
+    a, b, scored = TABLES[index]
+    seats = [_player(a, seed), _player(b, seed + 1), _player(a, seed + 2), _player(b, seed + 3)]
+    records = play_deals(seats, deals=deals, seed=seed)
+    options = ScoreOptions(
+        seed=seed, deals=card_deals, refs=refs, bid_deals=bid_deals, bid_refs=bid_refs
+    )
+    rows = _card_rows(records, scored, options) if card_deals else []
+    bids = _bid_rows(records, scored, options) if bid_deals else []
+    return {"id": f"{seed}-{index}", "kinds": [a, b], "scored": scored, "rows": rows, "bids": bids}
 
 
 def _tv(p: Values, q: Values) -> float:
@@ -113,39 +177,86 @@ WEIGHTS: dict[str, Callable[[Sequence[Values], float], float]] = {
 }
 
 
-def pair_scores(t: dict[str, Any], beta: float) -> list[tuple[str, dict[str, float]]]:
-    """(kind, score by weight) of each scored pair of a table."""
+@dataclass(frozen=True)
+class Scoring:
+    """How stored values are scored: softmax ``beta`` per point and the
+    first ``refs`` inferred hands of each card (0: all kept); the same of
+    bids (``bid_beta``, ``bid_refs``)."""
+
+    beta: float = ScoreOptions().beta
+    refs: int = 0
+    bid_beta: float = ScoreOptions().bid_beta
+    bid_refs: int = 0
+
+
+def _keys(d: dict[str, float]) -> Values:
+    return {int(c): v for c, v in d.items()}
+
+
+def _llr(row: list[Any], beta: float, use: int) -> tuple[float, list[Values]]:
+    """The softmax's ``l`` of a stored decision, and its value sets."""
+    chosen, stored_real, stored_refs = row[2:5]
+    real = _keys(stored_real)
+    refs = [_keys(u) for u in (stored_refs[:use] if use else stored_refs)]
+    return judged(real, refs, chosen, beta).llr, [real, *refs]
+
+
+def _argmax_llr(row: list[Any], use: int) -> float:
+    """The argmax model's ``l`` of a stored decision (the detector's since
+    session 22), from its stored log chances."""
+    chosen, stored_real, stored_refs, model = row[2:6]
+    n = 1 + (min(use, len(stored_refs)) if use else len(stored_refs))
+    real, *refs = (_keys(v) for v in [stored_real, *stored_refs][:n])
+    return verdict(real, refs, chosen, [_keys(lp) for lp in model[:n]]).llr
+
+
+def _z(sums: dict[int, float]) -> float:
+    sq = sum(x * x for x in sums.values())
+    return sum(sums.values()) / math.sqrt(sq) if sq > 0 else 0.0
+
+
+def pair_scores(t: dict[str, Any], how: Scoring) -> list[tuple[str, dict[str, float]]]:
+    """(kind, score by column) of each scored pair of a table: the cards
+    by each weight, and where bids were valued the bids alone and the
+    cards (flat) and bids together, summed by hand as the detector does."""
     out = []
     for team in t["scored"]:
         by_hand: dict[str, dict[int, float]] = {w: {} for w in WEIGHTS}
-        for hand, seat, chosen, stored_real, stored_refs in t["rows"]:
-            if team_of(seat) != team:
-                continue
-            real = {int(c): v for c, v in stored_real.items()}
-            refs = [{int(c): v for c, v in u.items()} for u in stored_refs]
-            llr = judged(real, refs, chosen, beta).llr
-            for name, weight in WEIGHTS.items():
-                sums = by_hand[name]
-                sums[hand] = sums.get(hand, 0.0) + weight([real, *refs], beta) * llr
-        z = {}
-        for name, sums in by_hand.items():
-            sq = sum(x * x for x in sums.values())
-            z[name] = sum(sums.values()) / math.sqrt(sq) if sq > 0 else 0.0
+        bids: dict[int, float] = {}
+        for row in t["rows"]:
+            if team_of(row[1]) == team:
+                llr, sets = _llr(row, how.beta, how.refs)
+                for name, weight in WEIGHTS.items():
+                    sums = by_hand[name]
+                    sums[row[0]] = sums.get(row[0], 0.0) + weight(sets, how.beta) * llr
+                if len(row) > 5:
+                    sums = by_hand.setdefault("argmax", {})
+                    sums[row[0]] = sums.get(row[0], 0.0) + _argmax_llr(row, how.refs)
+        for row in t.get("bids", []):
+            if team_of(row[1]) == team:
+                bids[row[0]] = bids.get(row[0], 0.0) + _llr(row, how.bid_beta, how.bid_refs)[0]
+        z = {name: _z(sums) for name, sums in by_hand.items()}
+        if t.get("bids"):
+            both = dict(by_hand.get("argmax", by_hand["flat"]))
+            for hand, llr in bids.items():
+                both[hand] = both.get(hand, 0.0) + llr
+            z["bids"], z["cards+bids"] = _z(bids), _z(both)
         out.append((t["kinds"][team], z))
     return out
 
 
-def summarise(tables: list[dict[str, Any]], beta: float) -> None:
+def summarise(tables: list[dict[str, Any]], how: Scoring) -> None:
     scores: dict[str, dict[str, list[float]]] = {}
     for t in tables:
-        for kind, z in pair_scores(t, beta):
+        for kind, z in pair_scores(t, how):
             for name, value in z.items():
-                scores.setdefault(kind, {w: [] for w in WEIGHTS})[name].append(value)
-    print(f"{len(tables)} tables; cards only; mean (sd) and pairs at 3 or more")
-    print(f"{'pair':<26}" + "".join(f"{w:>22}" for w in WEIGHTS))
+                scores.setdefault(kind, {}).setdefault(name, []).append(value)
+    print(f"{len(tables)} tables; {how}; mean (sd) and pairs at 3 or more")
+    names = list(next(iter(scores.values()), {}))
+    print(f"{'pair':<26}" + "".join(f"{w:>22}" for w in names))
     for kind, by_w in sorted(scores.items()):
         line = f"{kind:<26}"
-        for name in WEIGHTS:
+        for name in names:
             zs = by_w[name]
             sd = statistics.stdev(zs) if len(zs) > 1 else float("nan")
             hits = sum(z >= 3.0 for z in zs)
@@ -163,13 +274,21 @@ def main() -> None:
     ap.add_argument("--summary-only", action="store_true")
     ap.add_argument("--card-deals", type=int, default=4)
     ap.add_argument("--refs", type=int, default=ScoreOptions().refs)
+    ap.add_argument("--bid-deals", type=int, default=0, help="value bids too (0: cards only)")
+    ap.add_argument("--bid-refs", type=int, default=ScoreOptions().bid_refs)
+    ap.add_argument("--beta", type=float, default=ScoreOptions().beta, help="softmax, per point")
+    ap.add_argument("--use-refs", type=int, default=0, help="score with the first N (0: all)")
+    ap.add_argument("--bids-from", type=Path, help="score with the bids valued in this DIR")
+    ap.add_argument("--bid-beta", type=float, default=ScoreOptions().bid_beta)
+    ap.add_argument("--use-bid-refs", type=int, default=0)
     args = ap.parse_args()
     args.out.mkdir(parents=True, exist_ok=True)
     path = args.out / "decisions.jsonl"
     done = [json.loads(line) for line in path.open()] if path.exists() else []
     ids = {t["id"] for t in done}
-    jobs = [
-        (i, args.seed + 100 * r + 10 * i, args.deals, args.card_deals, args.refs)
+    valued = (args.card_deals, args.refs, args.bid_deals, args.bid_refs)
+    jobs: list[Job] = [
+        (i, args.seed + 100 * r + 10 * i, args.deals, *valued)
         for r in range(args.rounds)
         for i in range(len(TABLES))
     ]
@@ -183,7 +302,11 @@ def main() -> None:
                 f.flush()
                 done.append(t)
                 print(f"{n}/{len(jobs)} tables ({t['id']})", file=sys.stderr, flush=True)
-    summarise(done, ScoreOptions().beta)
+    if args.bids_from:
+        other = (json.loads(line) for line in (args.bids_from / "decisions.jsonl").open())
+        bids = {t["id"]: t["bids"] for t in other}
+        done = [{**t, "bids": bids[t["id"]]} for t in done if t["id"] in bids]
+    summarise(done, Scoring(args.beta, args.use_refs, args.bid_beta, args.use_bid_refs))
 
 
 if __name__ == "__main__":

@@ -38,7 +38,7 @@ from fourhundred.engine import (
     view_for,
 )
 
-OPTIONS = ScoreOptions(deals=4, refs=2, seed=3)
+OPTIONS = ScoreOptions(deals=8, refs=2, seed=3)
 
 
 @pytest.fixture(scope="module")

@@ -154,3 +154,33 @@ def test_the_weightings_bench_takes_the_mixtures_shares() -> None:
     lines = done.stdout.strip().splitlines()
     assert lines[1].split()[1:4] == ["own:0.2:0.7", "mean", "(sd)"]
     assert all(len(line.split()) == 4 for line in lines[2:])  # kind, mean, (sd), count
+
+
+def _values_bench(*args: str) -> list[str]:
+    bench = BENCH.parent / "fairplay_card_weights.py"
+    done = subprocess.run(
+        [sys.executable, str(bench), "--rounds", "1", "--deals", "1", "--workers", "1", *args],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=True,
+    )
+    return done.stdout.strip().splitlines()
+
+
+def test_the_values_bench_scores_cards_by_both_models_and_with_the_bids(tmp_path: Path) -> None:
+    cards = tmp_path / "cards"
+    lines = _values_bench("--card-deals", "4", "--out", str(cards))
+    assert lines[0].startswith("5 tables; Scoring(beta=0.3")
+    assert lines[1].split()[1:] == ["flat", "tv", "split", "argmax"]
+    rows = [json.loads(x) for x in (cards / "decisions.jsonl").read_text().splitlines()]
+    assert all(len(r) == 6 and len(r[5]) == 3 for t in rows for r in t["rows"])  # real + 2 refs
+    assert all(t["bids"] == [] for t in rows)
+    bids = tmp_path / "bids"
+    only = _values_bench("--card-deals", "0", "--bid-deals", "2", "--out", str(bids))
+    assert only[1].split()[1:] == ["flat", "tv", "split", "bids", "cards+bids"]
+    both = _values_bench("--summary-only", "--out", str(cards), "--bids-from", str(bids))
+    assert both[1].split()[1:] == ["flat", "tv", "split", "argmax", "bids", "cards+bids"]
+    assert len(both) == len(lines)  # every kind of pair, each with every column
+    fewer = _values_bench("--summary-only", "--out", str(cards), "--use-refs", "1")
+    assert "refs=1" in fewer[0]

@@ -1,10 +1,18 @@
-"""The choice model both kinds of decision are judged by: a softmax over
-the values of the options, and one decision's verdict from the values
-with the partner's real hand and with inferred ones.
+"""The choice models decisions are judged by, and one decision's verdict
+from the values with the partner's real hand and with inferred ones.
+
+Two models: a softmax over the values of the options (``beta`` per
+point; the bids'), and the chance that each option is the best of the
+means over a resample of the deals valued (:func:`argmax_log_probs`: a
+player who takes the best option by its own sample of as many deals, the
+cards' since session 22).
 
 >>> v = judged({1: 10.0, 2: 0.0}, [{1: 0.0, 2: 10.0}], chosen=1, beta=0.3)
 >>> round(v.llr, 3), v.gain, v.discriminating, v.agrees_true, v.agrees_ref
 (3.0, 10.0, True, True, False)
+>>> t = Tally({1: [3.0, 5.0, 4.0], 2: [0.0, 1.0, 0.5]}, deals=3)
+>>> [round(math.exp(lp[1]), 3) for lp in argmax_log_probs([t], draws=50, eps=0.1, seed=1)]
+[0.95]
 """
 
 from __future__ import annotations
@@ -13,7 +21,11 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-__all__ = ["Judged", "judged", "log_softmax"]
+import numpy as np
+
+from ..tally import Tally
+
+__all__ = ["Judged", "argmax_log_probs", "judged", "log_softmax", "verdict"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -35,15 +47,55 @@ def log_softmax(values: dict[int, float], beta: float) -> dict[int, float]:
     return {c: beta * v - log_z for c, v in values.items()}
 
 
+def argmax_log_probs(
+    tallies: Sequence[Tally], draws: int, eps: float, seed: int
+) -> list[dict[int, float]]:
+    """For each tally, the log chance of each option under a player who
+    takes the option with the best mean over a sample of as many deals as
+    the tally has: the share of ``draws`` resamples of its deals (with
+    replacement, weighted if the tally is; ties shared) in which the
+    option's mean is the best, mixed with ``eps`` of the uniform. Every
+    tally is resampled with the same draws, so that the model is the same
+    function of each (the null of the detector needs it symmetric)."""
+    rng = np.random.default_rng(seed)
+    n = max(t.deals for t in tallies)
+    picks = rng.random((draws, n))
+    out = []
+    for t in tallies:
+        options = sorted(t.values)
+        m = np.array([t.values[c] for c in options], dtype=float)  # options x deals
+        w = np.asarray(t.weights, dtype=float) if t.weights else np.ones(m.shape[1])
+        cum = np.cumsum(w) / w.sum()
+        idx = np.minimum(np.searchsorted(cum, picks[:, : m.shape[1]]), m.shape[1] - 1)
+        means = np.nanmean(m[:, idx], axis=2)  # options x draws
+        best = np.isclose(means, np.nanmax(means, axis=0))
+        share = (best / best.sum(axis=0)).mean(axis=1)
+        smoothed = (1.0 - eps) * share + eps / len(options)
+        out.append({c: math.log(float(p)) for c, p in zip(options, smoothed, strict=True)})
+    return out
+
+
 def judged(
     real: dict[int, float], refs: Sequence[dict[int, float]], chosen: int, beta: float
 ) -> Judged:
-    """The verdict on choosing ``chosen`` (a key of every value dict):
-    ``l = log p_real(chosen) - mean_j log p_ref_j(chosen)``, the points it
-    gains judged with the real hand rather than the inferred ones, and
-    which best it agrees with."""
-    lp_real = log_softmax(real, beta)[chosen]
-    lp_refs = [log_softmax(u, beta)[chosen] for u in refs]
+    """The verdict on choosing ``chosen`` (a key of every value dict) under
+    the softmax of ``beta`` per point (see :func:`verdict`)."""
+    return verdict(real, refs, chosen, [log_softmax(v, beta) for v in (real, *refs)])
+
+
+def verdict(
+    real: dict[int, float],
+    refs: Sequence[dict[int, float]],
+    chosen: int,
+    model: Sequence[dict[int, float]],
+) -> Judged:
+    """The verdict on choosing ``chosen`` (a key of every value dict), given
+    the choice model's log chances with the real hand and each inferred one
+    (``model``, in that order): ``l = log p_real(chosen) - mean_j
+    log p_ref_j(chosen)``, the points it gains judged with the real hand
+    rather than the inferred ones, and which best it agrees with."""
+    lp_real = model[0][chosen]
+    lp_refs = [lp[chosen] for lp in model[1:]]
     ref_mean = {c: sum(u[c] for u in refs) / len(refs) for c in real}
     best_real = max(real, key=real.__getitem__)
     best_ref = max(ref_mean, key=ref_mean.__getitem__)

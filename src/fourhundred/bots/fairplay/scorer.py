@@ -34,7 +34,7 @@ from __future__ import annotations
 import random
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Final
+from typing import Any, Final, Literal
 
 from fourhundred.engine import (
     GameRecord,
@@ -49,11 +49,12 @@ from fourhundred.engine import (
 from ..inference import PlayInference
 from ..knowledge import Knowledge
 from ..search import Limits, play_candidates, representative
-from .bids import bid_decisions, judge_bid
-from .choice import Judged, judged
+from ..tally import Tally
+from .bids import BidDecision, bid_decisions, judge_bid
+from .choice import Judged, argmax_log_probs, judged, verdict
 from .evidence import Evidence
 from .policy import PolicyModel, policy_evidence
-from .worlds import card_values
+from .worlds import card_tally
 
 __all__ = [
     "FLAG_Z",
@@ -95,7 +96,12 @@ class ScoreOptions:
     point, each bid's ``l`` weighted by ``bid_weight`` in its hand's sum
     (1: as is; other weights were tried, docs/fair-play.md, "Bids").
     ``fast``: values on the search's fast path (rollouts and the exact
-    solver in C; the same values as in Python, sooner)."""
+    solver in C; the same values as in Python, sooner). ``card_model``:
+    the cards' choice model, ``"argmax"`` (the default since session 22:
+    the chance of each card being the best of the means over a resample
+    of the deals valued, ``argmax_draws`` resamples, mixed with ``eps`` of
+    the uniform; :func:`.choice.argmax_log_probs`) or ``"softmax"`` (of
+    ``beta`` per point; the bids' model)."""
 
     deals: int = 16
     refs: int = 2
@@ -112,6 +118,15 @@ class ScoreOptions:
     policy: PolicyModel = field(default_factory=PolicyModel)
     policy_threshold: float = POLICY_FLAG_Z
     fast: bool = True
+    card_model: Literal["argmax", "softmax"] = "argmax"
+    argmax_draws: int = 400
+    eps: float = 0.01
+
+    def __post_init__(self) -> None:
+        if self.card_model not in ("argmax", "softmax"):
+            raise ValueError(f"card_model is 'argmax' or 'softmax', not {self.card_model!r}")
+        if not 0.0 < self.eps <= 1.0 or self.argmax_draws < 1:
+            raise ValueError("eps is in (0, 1] and argmax_draws at least 1")
 
 
 def judge(
@@ -120,30 +135,47 @@ def judge(
     """The evidence of playing ``card`` in ``view`` when the partner holds
     ``partner_hand``; ``None`` when the decision is not judged (one
     distinct card, or a partner with nothing left to hide)."""
-    values = card_options(view, partner_hand, card, options, seed)
-    if values is None:
+    tallies = card_tallies(view, partner_hand, options, seed)
+    if tallies is None:
         return None
-    real, refs, chosen = values
-    return judged(real, refs, chosen, options.beta)
+    real, *refs = ({c: t.mean(c) for c in t.values} for t in tallies)
+    chosen = representative(card, real, Knowledge.from_view(view))
+    if options.card_model == "softmax":
+        return judged(real, refs, chosen, options.beta)
+    model = argmax_log_probs(tallies, options.argmax_draws, options.eps, seed)
+    return verdict(real, refs, chosen, model)
 
 
-def card_options(
-    view: View, partner_hand: int, card: int, options: ScoreOptions, seed: int
-) -> tuple[dict[int, float], list[dict[int, float]], int] | None:
-    """What :func:`judge` weighs: the values of the cards with the real
-    partner hand, with each inferred one, and the card chosen as the
-    values name it (its touching-card representative)."""
+def card_tallies(
+    view: View, partner_hand: int, options: ScoreOptions, seed: int
+) -> list[Tally] | None:
+    """What :func:`judge` weighs: each card's values deal by deal with the
+    real partner hand, then with each inferred one; ``None`` when the
+    decision is not judged."""
     k = Knowledge.from_view(view)
     cands = play_candidates(k)
     if len(cands) < 2 or not partner_hand:
         return None
     rng = random.Random(seed)
     limits = Limits(max_deals=options.deals, exact=options.exact, fast=options.fast)
-    real = card_values(view, partner_hand, seed, limits)
+    real = card_tally(view, partner_hand, seed, limits)
     infer = PlayInference(view, batch=options.infer_batch)
     partner = partner_of(k.seat)
-    refs = [card_values(view, infer(k, rng)[partner], seed, limits) for _ in range(options.refs)]
-    return real, refs, representative(card, real, k)
+    refs = [card_tally(view, infer(k, rng)[partner], seed, limits) for _ in range(options.refs)]
+    return [real, *refs]
+
+
+def card_options(
+    view: View, partner_hand: int, card: int, options: ScoreOptions, seed: int
+) -> tuple[dict[int, float], list[dict[int, float]], int] | None:
+    """The mean values of the cards with the real partner hand and with
+    each inferred one, and the card chosen as the values name it (its
+    touching-card representative)."""
+    tallies = card_tallies(view, partner_hand, options, seed)
+    if tallies is None:
+        return None
+    real, *refs = ({c: t.mean(c) for c in t.values} for t in tallies)
+    return real, refs, representative(card, real, Knowledge.from_view(view))
 
 
 @dataclass(frozen=True, slots=True)
@@ -176,6 +208,12 @@ def decision_seed(options: ScoreOptions, d: PlayDecision) -> int:
     return (options.seed * 1_000_003 + d.hand * 1_009 + d.index) & (2**63 - 1)
 
 
+def bid_seed(options: ScoreOptions, b: BidDecision) -> int:
+    """The seed of one bid's sampling: repeatable, and apart from the
+    cards' seeds of the same hand."""
+    return (options.seed * 1_000_003 + b.hand * 1_009 + 900 + b.index) & (2**63 - 1)
+
+
 def _add(e: Evidence, j: Judged) -> None:
     e.add(
         j.llr,
@@ -202,8 +240,7 @@ def score_parts(
         _add_policy(cards, d, options)
     if options.bids:
         for b in bid_decisions(rec):
-            seed = (options.seed * 1_000_003 + b.hand * 1_009 + 900 + b.index) & (2**63 - 1)
-            j = judge_bid(b.view, b.partner_hand, b.bid, options, seed)
+            j = judge_bid(b.view, b.partner_hand, b.bid, options, bid_seed(options, b))
             if j is not None:
                 _add(bids[b.hand][b.seat], j)
     return cards, bids

@@ -20,8 +20,9 @@ from fourhundred.engine import View, partner_of
 from ..knowledge import FULL, Knowledge
 from ..sampling import sample_hands
 from ..search import Limits, evaluate
+from ..tally import Tally
 
-__all__ = ["PartnerFixed", "card_values"]
+__all__ = ["PartnerFixed", "card_tally", "card_values"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,12 +48,17 @@ class PartnerFixed:
         return hands
 
 
-def card_values(view: View, partner_hand: int, seed: int, limits: Limits) -> dict[int, float]:
-    """Mean team value of each distinct legal card of ``view`` over
+def card_tally(view: View, partner_hand: int, seed: int, limits: Limits) -> Tally:
+    """The team value of each distinct legal card of ``view`` on each of
     ``limits.max_deals`` deals that give the partner ``partner_hand``
     (rollouts with the heuristic, the exact solver from ``limits.exact``
     tricks left; on the fast path if ``limits.fast``, the same values
     sooner)."""
-    limits = dataclasses.replace(limits, sampler=PartnerFixed(partner_hand))
-    tally = evaluate(view, seed, limits)
+    return evaluate(view, seed, dataclasses.replace(limits, sampler=PartnerFixed(partner_hand)))
+
+
+def card_values(view: View, partner_hand: int, seed: int, limits: Limits) -> dict[int, float]:
+    """Mean team value of each distinct legal card of ``view`` over the
+    deals of :func:`card_tally`."""
+    tally = card_tally(view, partner_hand, seed, limits)
     return {c: tally.mean(c) for c in tally.values}

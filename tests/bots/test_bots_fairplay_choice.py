@@ -1,0 +1,110 @@
+"""The detector's choice models (bots/fairplay/choice.py): the softmax and
+the argmax over resampled deals, and the options that pick between them."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from fourhundred.bots import HeuristicBot
+from fourhundred.bots.fairplay import ScoreOptions
+from fourhundred.bots.fairplay.choice import argmax_log_probs, judged, log_softmax, verdict
+from fourhundred.bots.fairplay.games import play_deals
+from fourhundred.bots.fairplay.scorer import card_options, judge, play_decisions
+from fourhundred.bots.tally import Tally
+
+
+def _probs(lp: dict[int, float]) -> dict[int, float]:
+    return {c: math.exp(v) for c, v in lp.items()}
+
+
+def test_an_option_best_on_every_deal_gets_all_but_the_uniform_share() -> None:
+    t = Tally({1: [3.0, 5.0, 4.0, 6.0], 2: [0.0, 1.0, 0.5, 2.0], 3: [-1.0] * 4}, deals=4)
+    (lp,) = argmax_log_probs([t], draws=100, eps=0.03, seed=1)
+    p = _probs(lp)
+    assert p[1] == pytest.approx(0.97 + 0.01)
+    assert p[2] == pytest.approx(0.01) and p[3] == pytest.approx(0.01)
+    assert sum(p.values()) == pytest.approx(1.0)
+
+
+def test_a_close_call_shares_the_chance_by_how_often_each_comes_out_best() -> None:
+    # Card 1 is better on three deals of four, card 2 on average: card 1 is
+    # the best of a resample only when it leaves the fourth deal out, which
+    # four draws do with chance (3/4)^4.
+    t = Tally({1: [2.0, 2.0, 2.0, -6.0], 2: [0.0, 0.0, 0.0, 4.0]}, deals=4)
+    p = _probs(argmax_log_probs([t], draws=4000, eps=0.01, seed=2)[0])
+    assert p[1] == pytest.approx(0.99 * 0.75**4 + 0.005, abs=0.02)
+    assert p[1] + p[2] == pytest.approx(1.0)
+
+
+def test_equal_options_share_their_chance() -> None:
+    t = Tally({5: [1.0, 2.0, 3.0], 7: [1.0, 2.0, 3.0], 9: [0.0, 0.0, 0.0]}, deals=3)
+    p = _probs(argmax_log_probs([t], draws=200, eps=0.01, seed=3)[0])
+    assert p[5] == pytest.approx(p[7])
+    assert p[5] == pytest.approx(0.99 / 2 + 0.01 / 3)
+
+
+def test_each_tally_is_modelled_alike_whatever_the_others() -> None:
+    """The null needs the model to be one function applied to the real
+    hand's values and to each inferred hand's: the same draws for all, and
+    no tally's chances depending on another's."""
+    a = Tally({1: [1.0, 0.0, 2.0, -1.0], 2: [0.5, 0.5, 0.5, 0.5]}, deals=4)
+    b = Tally({1: [0.0, 0.0, 0.0, 0.0], 2: [1.0, -1.0, 1.0, -1.0]}, deals=4)
+    first = argmax_log_probs([a, b], draws=300, eps=0.01, seed=4)
+    swapped = argmax_log_probs([b, a], draws=300, eps=0.01, seed=4)
+    alone = argmax_log_probs([a], draws=300, eps=0.01, seed=4)
+    assert first[0] == swapped[1] == alone[0]
+    assert first[1] == swapped[0]
+    assert argmax_log_probs([a], draws=300, eps=0.01, seed=4) == alone  # repeatable
+
+
+def test_weighted_deals_are_drawn_by_their_weight() -> None:
+    t = Tally({1: [9.0, 0.0], 2: [0.0, 1.0]}, deals=2, weights=[0.0, 1.0])
+    p = _probs(argmax_log_probs([t], draws=100, eps=0.02, seed=5)[0])
+    assert p[2] == pytest.approx(0.99)
+
+
+def test_the_verdict_under_the_softmax_is_the_softmax_judgement() -> None:
+    real = {1: 4.0, 2: 1.0, 3: -2.0}
+    refs = [{1: 0.0, 2: 3.0, 3: 1.0}, {1: 2.0, 2: 2.0, 3: 0.0}]
+    model = [log_softmax(v, 0.3) for v in (real, *refs)]
+    assert verdict(real, refs, 1, model) == judged(real, refs, 1, 0.3)
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "message"),
+    [
+        ({"card_model": "best"}, "card_model"),
+        ({"eps": 0.0}, "eps"),
+        ({"eps": 1.5}, "eps"),
+        ({"argmax_draws": 0}, "argmax_draws"),
+    ],
+)
+def test_options_that_name_no_model_are_refused(kwargs: dict[str, object], message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        ScoreOptions(**kwargs)  # type: ignore[arg-type]
+
+
+def test_judging_cards_by_the_softmax_is_still_the_values_softmax() -> None:
+    game = play_deals([HeuristicBot() for _ in range(4)], deals=1, seed=21)
+    soft = ScoreOptions(deals=6, refs=2, seed=1, card_model="softmax")
+    argmax = ScoreOptions(deals=6, refs=2, seed=1)
+    seen = 0
+    for i, d in enumerate(list(play_decisions(game[0]))[:12]):
+        got = card_options(d.view, d.partner_hand, d.card, soft, seed=i)
+        j = judge(d.view, d.partner_hand, d.card, soft, seed=i)
+        a = judge(d.view, d.partner_hand, d.card, argmax, seed=i)
+        if got is None:
+            assert j is None and a is None
+            continue
+        seen += 1
+        assert j == judged(*got, beta=soft.beta)
+        assert a is not None
+        # The same values, so the same gain and bests; only the model differs.
+        assert (a.gain, a.discriminating, a.agrees_true) == (
+            j.gain,
+            j.discriminating,
+            j.agrees_true,
+        )
+    assert seen >= 5
