@@ -40,9 +40,10 @@ detector sums them. ``--bids-from DIR`` scores this run's cards with the
 bids valued in another (the same seeds and rounds). ``--beta`` and
 ``--use-refs`` (the first N inferred hands of each card; 0, all),
 ``--bid-beta`` and ``--use-bid-refs`` score the stored values otherwise.
-Each card also keeps the argmax model's log chances (the detector's model
-for cards since session 22, ``choice.argmax_log_probs``), scored in the
-column ``argmax``; ``cards+bids`` sums that column's cards with the bids.
+Each card also keeps the argmax model's shares (the detector's model for
+cards since session 22, ``choice.argmax_shares``), scored in the column
+``argmax`` with ``--eps`` of the uniform; ``cards+bids`` sums that
+column's cards with the bids.
 """
 
 from __future__ import annotations
@@ -62,7 +63,13 @@ from typing import Any
 from fourhundred.bots.base import Bot
 from fourhundred.bots.fairplay import ScoreOptions
 from fourhundred.bots.fairplay.bids import bid_candidates, bid_decisions, bid_values
-from fourhundred.bots.fairplay.choice import argmax_log_probs, judged, log_softmax, verdict
+from fourhundred.bots.fairplay.choice import (
+    argmax_shares,
+    judged,
+    log_softmax,
+    smoothed_log,
+    verdict,
+)
 from fourhundred.bots.fairplay.colluders import make_colluder
 from fourhundred.bots.fairplay.games import play_deals
 from fourhundred.bots.fairplay.panel import make_honest
@@ -109,8 +116,8 @@ def _card_rows(records: list[Any], scored: tuple[int, ...], options: ScoreOption
             if tallies is not None:
                 real, *refs = ({c: t.mean(c) for c in t.values} for t in tallies)
                 chosen = representative(d.card, real, Knowledge.from_view(d.view))
-                model = argmax_log_probs(tallies, options.argmax_draws, options.eps, seed)
-                rows.append([offset + d.hand, d.seat, chosen, real, refs, model])
+                shares = argmax_shares(tallies, options.argmax_draws, seed)
+                rows.append([offset + d.hand, d.seat, chosen, real, refs, shares])
         offset += len(record.hands)
     return rows
 
@@ -181,12 +188,13 @@ WEIGHTS: dict[str, Callable[[Sequence[Values], float], float]] = {
 class Scoring:
     """How stored values are scored: softmax ``beta`` per point and the
     first ``refs`` inferred hands of each card (0: all kept); the same of
-    bids (``bid_beta``, ``bid_refs``)."""
+    bids (``bid_beta``, ``bid_refs``); ``eps``, the argmax's uniform share."""
 
     beta: float = ScoreOptions().beta
     refs: int = 0
     bid_beta: float = ScoreOptions().bid_beta
     bid_refs: int = 0
+    eps: float = ScoreOptions().eps
 
 
 def _keys(d: dict[str, float]) -> Values:
@@ -201,13 +209,14 @@ def _llr(row: list[Any], beta: float, use: int) -> tuple[float, list[Values]]:
     return judged(real, refs, chosen, beta).llr, [real, *refs]
 
 
-def _argmax_llr(row: list[Any], use: int) -> float:
+def _argmax_llr(row: list[Any], use: int, eps: float) -> float:
     """The argmax model's ``l`` of a stored decision (the detector's since
-    session 22), from its stored log chances."""
-    chosen, stored_real, stored_refs, model = row[2:6]
+    session 22), from its stored shares."""
+    chosen, stored_real, stored_refs, shares = row[2:6]
     n = 1 + (min(use, len(stored_refs)) if use else len(stored_refs))
     real, *refs = (_keys(v) for v in [stored_real, *stored_refs][:n])
-    return verdict(real, refs, chosen, [_keys(lp) for lp in model[:n]]).llr
+    model = [smoothed_log(_keys(s), eps) for s in shares[:n]]
+    return verdict(real, refs, chosen, model).llr
 
 
 def _z(sums: dict[int, float]) -> float:
@@ -231,7 +240,7 @@ def pair_scores(t: dict[str, Any], how: Scoring) -> list[tuple[str, dict[str, fl
                     sums[row[0]] = sums.get(row[0], 0.0) + weight(sets, how.beta) * llr
                 if len(row) > 5:
                     sums = by_hand.setdefault("argmax", {})
-                    sums[row[0]] = sums.get(row[0], 0.0) + _argmax_llr(row, how.refs)
+                    sums[row[0]] = sums.get(row[0], 0.0) + _argmax_llr(row, how.refs, how.eps)
         for row in t.get("bids", []):
             if team_of(row[1]) == team:
                 bids[row[0]] = bids.get(row[0], 0.0) + _llr(row, how.bid_beta, how.bid_refs)[0]
@@ -281,6 +290,7 @@ def main() -> None:
     ap.add_argument("--bids-from", type=Path, help="score with the bids valued in this DIR")
     ap.add_argument("--bid-beta", type=float, default=ScoreOptions().bid_beta)
     ap.add_argument("--use-bid-refs", type=int, default=0)
+    ap.add_argument("--eps", type=float, default=ScoreOptions().eps, help="the argmax's uniform")
     args = ap.parse_args()
     args.out.mkdir(parents=True, exist_ok=True)
     path = args.out / "decisions.jsonl"
@@ -306,7 +316,7 @@ def main() -> None:
         other = (json.loads(line) for line in (args.bids_from / "decisions.jsonl").open())
         bids = {t["id"]: t["bids"] for t in other}
         done = [{**t, "bids": bids[t["id"]]} for t in done if t["id"] in bids]
-    summarise(done, Scoring(args.beta, args.use_refs, args.bid_beta, args.use_bid_refs))
+    summarise(done, Scoring(args.beta, args.use_refs, args.bid_beta, args.use_bid_refs, args.eps))
 
 
 if __name__ == "__main__":

@@ -25,7 +25,15 @@ import numpy as np
 
 from ..tally import Tally
 
-__all__ = ["Judged", "argmax_log_probs", "judged", "log_softmax", "verdict"]
+__all__ = [
+    "Judged",
+    "argmax_log_probs",
+    "argmax_shares",
+    "judged",
+    "log_softmax",
+    "smoothed_log",
+    "verdict",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,16 +55,12 @@ def log_softmax(values: dict[int, float], beta: float) -> dict[int, float]:
     return {c: beta * v - log_z for c, v in values.items()}
 
 
-def argmax_log_probs(
-    tallies: Sequence[Tally], draws: int, eps: float, seed: int
-) -> list[dict[int, float]]:
-    """For each tally, the log chance of each option under a player who
-    takes the option with the best mean over a sample of as many deals as
-    the tally has: the share of ``draws`` resamples of its deals (with
-    replacement, weighted if the tally is; ties shared) in which the
-    option's mean is the best, mixed with ``eps`` of the uniform. Every
-    tally is resampled with the same draws, so that the model is the same
-    function of each (the null of the detector needs it symmetric)."""
+def argmax_shares(tallies: Sequence[Tally], draws: int, seed: int) -> list[dict[int, float]]:
+    """For each tally, the share of ``draws`` resamples of its deals (as
+    many as it has, with replacement, weighted if the tally is) in which
+    each option's mean is the best (ties shared). Every tally is resampled
+    with the same draws, so that the shares are the same function of each
+    (the null of the detector needs the model symmetric)."""
     rng = np.random.default_rng(seed)
     n = max(t.deals for t in tallies)
     picks = rng.random((draws, n))
@@ -70,9 +74,24 @@ def argmax_log_probs(
         means = np.nanmean(m[:, idx], axis=2)  # options x draws
         best = np.isclose(means, np.nanmax(means, axis=0))
         share = (best / best.sum(axis=0)).mean(axis=1)
-        smoothed = (1.0 - eps) * share + eps / len(options)
-        out.append({c: math.log(float(p)) for c, p in zip(options, smoothed, strict=True)})
+        out.append({c: float(p) for c, p in zip(options, share, strict=True)})
     return out
+
+
+def smoothed_log(shares: dict[int, float], eps: float) -> dict[int, float]:
+    """The log of ``shares`` mixed with ``eps`` of the uniform."""
+    k = len(shares)
+    return {c: math.log((1.0 - eps) * p + eps / k) for c, p in shares.items()}
+
+
+def argmax_log_probs(
+    tallies: Sequence[Tally], draws: int, eps: float, seed: int
+) -> list[dict[int, float]]:
+    """For each tally, the log chance of each option under a player who
+    takes the option with the best mean over a sample of as many deals as
+    the tally has: :func:`argmax_shares` mixed with ``eps`` of the
+    uniform."""
+    return [smoothed_log(s, eps) for s in argmax_shares(tallies, draws, seed)]
 
 
 def judged(

@@ -10,8 +10,10 @@ rollouts and the exact solver for the last tricks:
   expert's inference from play, :class:`..inference.PlayInference`), each
   fixed the same way: values ``u_1 .. u_refs``.
 
-Under a softmax choice model (``beta`` per point), the evidence of the
-decision is ``log p_v(card) - mean_j log p_u_j(card)``. An honest player's
+Under a choice model (:mod:`.choice`: the chance that each card is the
+best of a resample of the deals valued; a softmax of ``beta`` per point
+before session 22, and still for bids), the evidence of the decision is
+``log p_v(card) - mean_j log p_u_j(card)``. An honest player's
 card depends on their view only, and given that view the real partner hand
 is one more draw of the inferred ones, so the evidence averages zero; a
 colluder's cards follow the real hand (docs/fair-play.md, "The method").
@@ -89,19 +91,18 @@ self-normalised sum of a handful of terms is not yet normal)."""
 class ScoreOptions:
     """How hard the detector looks: ``deals`` sampled opponent deals per
     partner hand, ``refs`` inferred partner hands (each kept from
-    ``infer_batch`` deals by the likelihood of the plays so far), softmax
-    ``beta`` per point, exact solving from ``exact`` tricks left, seeded by
-    ``seed``. Bids (``bids`` on): ``bid_deals`` simulated hands per partner
-    hand, ``bid_refs`` inferred partner hands, softmax ``bid_beta`` per
-    point, each bid's ``l`` weighted by ``bid_weight`` in its hand's sum
-    (1: as is; other weights were tried, docs/fair-play.md, "Bids").
-    ``fast``: values on the search's fast path (rollouts and the exact
-    solver in C; the same values as in Python, sooner). ``card_model``:
+    ``infer_batch`` deals by the likelihood of the plays so far), exact
+    solving from ``exact`` tricks left, seeded by ``seed``. ``card_model``:
     the cards' choice model, ``"argmax"`` (the default since session 22:
     the chance of each card being the best of the means over a resample
     of the deals valued, ``argmax_draws`` resamples, mixed with ``eps`` of
     the uniform; :func:`.choice.argmax_log_probs`) or ``"softmax"`` (of
-    ``beta`` per point; the bids' model)."""
+    ``beta`` per point). Bids (``bids`` on): ``bid_deals`` simulated hands
+    per partner hand, ``bid_refs`` inferred partner hands, softmax
+    ``bid_beta`` per point, each bid's ``l`` weighted by ``bid_weight`` in
+    its hand's sum (1: as is; other weights were tried, docs/fair-play.md,
+    "Bids"). ``fast``: values on the search's fast path (rollouts and the
+    exact solver in C; the same values as in Python, sooner)."""
 
     deals: int = 16
     refs: int = 2
@@ -120,7 +121,7 @@ class ScoreOptions:
     fast: bool = True
     card_model: Literal["argmax", "softmax"] = "argmax"
     argmax_draws: int = 400
-    eps: float = 0.01
+    eps: float = 0.1
 
     def __post_init__(self) -> None:
         if self.card_model not in ("argmax", "softmax"):
