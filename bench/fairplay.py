@@ -4,7 +4,7 @@ honest pairs flagged (false positives) after 50 deals (docs/fair-play.md).
     .venv/bin/python bench/fairplay.py [--rounds R] [--deals N] [--seed S]
         [--workers W] [--max-minutes M] [--out DIR] [--quick] [--summary-only]
         [--threshold Z] [--policy-threshold Z] [--bid-weight W] [--from-round R]
-        [--add-policy FROM]
+        [--add-policy FROM] [--same-tables-as OTHER]
 
 Each round plays one table (``--deals`` hands, game after game) for every
 colluder (strength x rate of cheating) against an honest pair, and four
@@ -20,7 +20,10 @@ weight a table was scored with; only the tables of rounds ``--from-round``
 on, default all). ``--add-policy FROM``: the tables of ``FROM/tables.jsonl``
 (measured before the second statistic) played again from their seeds,
 checked to be the same games, with the second statistic added (minutes,
-not the hour of the rollouts), written to ``--out``.
+not the hour of the rollouts), written to ``--out``. ``--same-tables-as
+OTHER`` (with ``--summary-only``): only the tables also in
+``OTHER/tables.jsonl`` (the same games, scored by another version of the
+detector), printed and not written to ``DIR/summary.json``.
 """
 
 from __future__ import annotations
@@ -136,7 +139,10 @@ def _args() -> argparse.Namespace:
     ap.add_argument("--bid-weight", type=float, default=BENCH_OPTIONS.bid_weight)
     ap.add_argument("--add-policy", type=Path, default=None, metavar="FROM")
     ap.add_argument("--from-round", type=int, default=0)
+    ap.add_argument("--same-tables-as", type=Path, default=None, metavar="OTHER")
     args = ap.parse_args()
+    if args.same_tables_as is not None and not args.summary_only:
+        ap.error("--same-tables-as only summarises: give --summary-only too")
     if args.quick and "--deals" not in sys.argv:
         args.deals = 2
     if args.quick and "--rounds" not in sys.argv:
@@ -167,6 +173,12 @@ def main() -> None:
         "policy_threshold": args.policy_threshold,
         "bid_weight": args.bid_weight,
     }
+    if args.same_tables_as is not None:
+        other = {r["id"] for r in _load(args.same_tables_as / "tables.jsonl")}
+        rows = [r for r in rows if r["id"] in other]
+        found = summarise(rows, args.threshold, args.bid_weight, args.policy_threshold)
+        _print(console, {**meta, **found})
+        return
     start = time.monotonic()
     with Progress(
         TextColumn("{task.description}"),

@@ -66,6 +66,22 @@ def test_quick_run_scores_checkpoints_and_resumes(tmp_path: Path) -> None:
     with pytest.raises(ValueError, match="not the same games"):
         add_policy(Table(other["id"], other["a"], other["b"], other["seed"]), other)
 
+    # Another run's tables: the summary of those in both, printed only.
+    one = tmp_path / "one"
+    one.mkdir()
+    (one / "tables.jsonl").write_text(json.dumps(rows[0]) + "\n")
+    before = (tmp_path / "summary.json").read_text()
+    args = ["--summary-only", "--same-tables-as", str(one)]
+    done = subprocess.run(
+        [sys.executable, str(BENCH), "--out", str(tmp_path), *args],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=True,
+    )
+    assert done.stderr.startswith("threshold z >= 3.0, 1 tables, 2 deals")
+    assert (tmp_path / "summary.json").read_text() == before
+
 
 def test_the_plan_is_balanced_by_round() -> None:
     tables = plan(2, seed=1)
