@@ -1,15 +1,16 @@
 """What the collusion detector costs the server: one core's seconds to judge
 one finished game (``score_by_hand``: the bids, the cards and the second
-statistic), with the detector's options and with those it had before
+statistic), with the detector's options, with those of session 21 (the
+cards' softmax instead of the argmax model) and with those it had before
 session 21 (4 deals per partner hand, worked out in Python, the flat
-second statistic), on the same games.
+second statistic, the softmax), on the same games.
 
     .venv/bin/python bench/fairplay_cost.py [--games N] [--deals D] [--runs R] [--seed S]
 
 Plays ``--games`` games of ``--deals`` hands of heuristic self-play (one
 process, so the figures are of one core), then times each way of judging
 them ``--runs`` times, interleaved. Prints the median seconds per game of
-each part and the ratio of the old to the new (docs/fair-play.md, "Cost").
+each part and the ratio of the oldest to the new (docs/fair-play.md, "Cost").
 """
 
 from __future__ import annotations
@@ -32,7 +33,10 @@ from fourhundred.engine import GameRecord
 
 WAYS: dict[str, ScoreOptions] = {
     "now": ScoreOptions(),
-    "before": ScoreOptions(deals=4, fast=False, policy=PolicyModel(weighting="flat")),
+    "s21": ScoreOptions(card_model="softmax"),
+    "before": ScoreOptions(
+        deals=4, fast=False, policy=PolicyModel(weighting="flat"), card_model="softmax"
+    ),
 }
 
 
@@ -81,14 +85,10 @@ def main() -> None:
         med[(way, "bids")] -= med[(way, "cards")]
     print(f"{args.games} x {args.deals} hands, {args.runs} runs; median s of one core a game")
     print(f"{'part':<8}" + "".join(f"{w:>10}" for w in WAYS) + f"{'ratio':>8}")
-    for part in parts:
-        now, before = med[("now", part)], med[("before", part)]
-        print(f"{part:<8}{now:>9.1f}s{before:>9.1f}s{before / now:>8.1f}")
-    total = {w: sum(med[(w, p)] for p in parts) for w in WAYS}
-    print(
-        f"{'total':<8}{total['now']:>9.1f}s{total['before']:>9.1f}s"
-        f"{total['before'] / total['now']:>8.1f}"
-    )
+    rows = {part: [med[(w, part)] for w in WAYS] for part in parts}
+    rows["total"] = [sum(med[(w, p)] for p in parts) for w in WAYS]
+    for part, secs in rows.items():
+        print(f"{part:<8}" + "".join(f"{t:>9.1f}s" for t in secs) + f"{secs[-1] / secs[0]:>8.1f}")
 
 
 if __name__ == "__main__":
