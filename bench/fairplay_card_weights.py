@@ -51,7 +51,6 @@ from __future__ import annotations
 import argparse
 import json
 import math
-import random
 import statistics
 import sys
 from collections.abc import Callable, Sequence
@@ -62,7 +61,7 @@ from typing import Any
 
 from fourhundred.bots.base import Bot
 from fourhundred.bots.fairplay import ScoreOptions
-from fourhundred.bots.fairplay.bids import bid_candidates, bid_decisions, bid_values
+from fourhundred.bots.fairplay.bids import bid_decisions, bid_value_sets
 from fourhundred.bots.fairplay.choice import (
     argmax_shares,
     judged,
@@ -75,14 +74,12 @@ from fourhundred.bots.fairplay.games import play_deals
 from fourhundred.bots.fairplay.panel import make_honest
 from fourhundred.bots.fairplay.scorer import (
     bid_seed,
+    card_choice,
     card_tallies,
     decision_seed,
     play_decisions,
 )
-from fourhundred.bots.knowledge import Knowledge
-from fourhundred.bots.sampling import sample_hands
-from fourhundred.bots.search import Limits, representative
-from fourhundred.engine import partner_of, team_of
+from fourhundred.engine import team_of
 
 TABLES = (
     ("colluder:search:0.25", "intermediate", (0,)),
@@ -114,8 +111,7 @@ def _card_rows(records: list[Any], scored: tuple[int, ...], options: ScoreOption
             seed = decision_seed(options, d)
             tallies = card_tallies(d.view, d.partner_hand, options, seed)
             if tallies is not None:
-                real, *refs = ({c: t.mean(c) for c in t.values} for t in tallies)
-                chosen = representative(d.card, real, Knowledge.from_view(d.view))
+                real, refs, chosen = card_choice(tallies, d.view, d.card)
                 shares = argmax_shares(tallies, options.argmax_draws, seed)
                 rows.append([offset + d.hand, d.seat, chosen, real, refs, shares])
         offset += len(record.hands)
@@ -128,21 +124,12 @@ def _bid_rows(records: list[Any], scored: tuple[int, ...], options: ScoreOptions
     offset = 0
     for record in records:
         for d in bid_decisions(record):
-            if team_of(d.seat) not in scored or d.bid == 13:
+            if team_of(d.seat) not in scored:
                 continue
-            cands = bid_candidates(d.view, d.bid)
-            if len(cands) < 2:
+            sets = bid_value_sets(d.view, d.partner_hand, d.bid, options, bid_seed(options, d))
+            if sets is None:
                 continue
-            seed = bid_seed(options, d)
-            k = Knowledge.from_view(d.view)
-            rng = random.Random(seed)
-            limits = Limits(max_deals=options.bid_deals, bids=cands, fast=options.fast)
-            real = bid_values(d.view, d.partner_hand, seed, limits)
-            partner = partner_of(d.seat)
-            refs = [
-                bid_values(d.view, sample_hands(k, rng)[partner], seed, limits)
-                for _ in range(options.bid_refs)
-            ]
+            real, refs = sets
             rows.append([offset + d.hand, d.seat, d.bid, real, refs])
         offset += len(record.hands)
     return rows

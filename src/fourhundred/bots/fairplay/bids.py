@@ -43,7 +43,14 @@ from .worlds import PartnerFixed
 if TYPE_CHECKING:
     from .scorer import ScoreOptions
 
-__all__ = ["BidDecision", "bid_candidates", "bid_decisions", "bid_values", "judge_bid"]
+__all__ = [
+    "BidDecision",
+    "bid_candidates",
+    "bid_decisions",
+    "bid_value_sets",
+    "bid_values",
+    "judge_bid",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,12 +100,12 @@ def bid_values(view: View, partner_hand: int, seed: int, limits: Limits) -> dict
     return {a - BID_BASE: tally.mean(a) for a in tally.values}
 
 
-def judge_bid(
+def bid_value_sets(
     view: View, partner_hand: int, bid: int, options: ScoreOptions, seed: int
-) -> Judged | None:
-    """The evidence of bidding ``bid`` in ``view`` when the partner holds
-    ``partner_hand``; ``None`` when not judged (a bid of 13, or fewer than
-    two bids to value)."""
+) -> tuple[dict[int, float], list[dict[int, float]]] | None:
+    """What :func:`judge_bid` weighs: the values of the bids valued with the
+    partner's real hand and with each inferred one; ``None`` when not
+    judged (a bid of 13, or fewer than two bids to value)."""
     if bid == 13 or not partner_hand:
         return None
     cands = bid_candidates(view, bid)
@@ -113,4 +120,16 @@ def judge_bid(
         bid_values(view, sample_hands(k, rng)[partner], seed, limits)
         for _ in range(options.bid_refs)
     ]
+    return real, inferred
+
+
+def judge_bid(
+    view: View, partner_hand: int, bid: int, options: ScoreOptions, seed: int
+) -> Judged | None:
+    """The evidence of bidding ``bid`` in ``view`` when the partner holds
+    ``partner_hand``; ``None`` when not judged (see :func:`bid_value_sets`)."""
+    sets = bid_value_sets(view, partner_hand, bid, options, seed)
+    if sets is None:
+        return None
+    real, inferred = sets
     return judged(real, inferred, bid, options.bid_beta)

@@ -139,8 +139,7 @@ def judge(
     tallies = card_tallies(view, partner_hand, options, seed)
     if tallies is None:
         return None
-    real, *refs = ({c: t.mean(c) for c in t.values} for t in tallies)
-    chosen = representative(card, real, Knowledge.from_view(view))
+    real, refs, chosen = card_choice(tallies, view, card)
     if options.card_model == "softmax":
         return judged(real, refs, chosen, options.beta)
     model = argmax_log_probs(tallies, options.argmax_draws, options.eps, seed)
@@ -173,8 +172,15 @@ def card_options(
     each inferred one, and the card chosen as the values name it (its
     touching-card representative)."""
     tallies = card_tallies(view, partner_hand, options, seed)
-    if tallies is None:
-        return None
+    return None if tallies is None else card_choice(tallies, view, card)
+
+
+def card_choice(
+    tallies: Sequence[Tally], view: View, card: int
+) -> tuple[dict[int, float], list[dict[int, float]], int]:
+    """The mean values of :func:`card_tallies`' tallies (the real partner
+    hand's, then each inferred one's) and ``card`` as the values name it
+    (its touching-card representative)."""
     real, *refs = ({c: t.mean(c) for c in t.values} for t in tallies)
     return real, refs, representative(card, real, Knowledge.from_view(view))
 
