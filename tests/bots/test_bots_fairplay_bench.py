@@ -79,7 +79,7 @@ def test_quick_run_scores_checkpoints_and_resumes(tmp_path: Path) -> None:
         timeout=300,
         check=True,
     )
-    assert done.stderr.startswith("threshold z >= 3.0, 1 tables, 2 deals")
+    assert done.stderr.startswith("threshold z >= 2.8, 1 tables, 2 deals")
     assert (tmp_path / "summary.json").read_text() == before
 
 

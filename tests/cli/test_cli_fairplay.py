@@ -27,7 +27,7 @@ def test_json_gives_every_seat_and_its_partnership(record_file: Path) -> None:
     assert r.exit_code == 0, r.stderr
     out = json.loads(r.stdout)
     assert out["records"] == 1
-    assert out["threshold"] == 3.0
+    assert out["threshold"] == 2.8
     assert out["policy_threshold"] == 3.0
     seats = out["seats"]
     assert [s["seat"] for s in seats] == [0, 1, 2, 3]

@@ -556,7 +556,7 @@ export const en = {
   "mod.fp_games": "Games together",
   "mod.fp_deals": "Deals",
   "mod.fp_partner": "Partner",
-  "mod.fp_note": "Found by the server's fair-play check: the pair's bids and cards follow each other's hidden hands more than their own view explains (from 3 on either of its two scores; in our measurements about one honest pair in a hundred over 50 deals). Evidence for review, not a verdict: watch their games before acting.",
+  "mod.fp_note": "Found by the server's fair-play check: the pair's bids and cards follow each other's hidden hands more than their own view explains (from 2.8 on the first of its two scores or 3 on the second; in our measurements under one honest pair in a hundred over 50 deals). Evidence for review, not a verdict: watch their games before acting.",
   "mod.open": "Open",
   "mod.audit": "Audit log",
   "mod.no_audit": "No moderator acts yet.",
