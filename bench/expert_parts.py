@@ -38,7 +38,10 @@ top cards from the opponents' cards, for their discards, the hearts they
 cash and the honours they lead away from: ``seen=3``) or ``exact4-seen``
 (the expert as shipped since session 18, solving exactly from four tricks
 left instead of three) or ``exact5-seen`` (the same from five tricks left,
-with the C solver of session 20).
+with the C solver of session 20) or ``seen-inference-weighed`` (the expert
+as shipped since session 18 with the inference from play at any budget,
+every deal weighed by the square root of its likelihood, as
+``fast-inference-weighed`` was measured without the seeing rollouts).
 ``--against`` plays it against another variant instead of the search (two
 variants that differ in one part show what that part adds with less noise:
 most of their decisions are the same). Every variant before ``pruned`` plays
@@ -87,6 +90,9 @@ VARIANTS: dict[str, ExpertOptions] = {
     "fast-seen-all": ExpertOptions(locations=False, prune=False, seen=3),
     "exact4-seen": ExpertOptions(locations=False, prune=False, seen=2, exact=4),
     "exact5-seen": ExpertOptions(locations=False, prune=False, seen=2, exact=5),
+    "seen-inference-weighed": ExpertOptions(
+        locations=False, prune=False, inference=True, inference_power=0.5, seen=2
+    ),
 }
 
 

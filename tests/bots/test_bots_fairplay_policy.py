@@ -16,10 +16,15 @@ from fourhundred.bots.fairplay.colluders import HeuristicColluder
 from fourhundred.bots.fairplay.games import play_deals
 from fourhundred.bots.fairplay.policy import PolicyModel, policy_evidence, told_card
 from fourhundred.bots.fairplay.scorer import (
+    DRIFT_ALLOWANCE,
+    FLAG_DEALS,
+    FLAG_Z,
     MIN_DECISIONS,
+    POLICY_FLAG_Z,
     flagged,
     play_decisions,
     policy_by_hand,
+    thresholds_at,
 )
 from fourhundred.bots.knowledge import Knowledge
 from fourhundred.engine import GameRecord
@@ -139,6 +144,20 @@ def test_a_pair_is_flagged_when_either_statistic_reaches_its_threshold() -> None
     assert not flagged(_pair(z_terms=4, policy_terms=4))
     assert not flagged(_pair(policy_terms=16, decisions=MIN_DECISIONS - 1))
     assert not flagged(_pair(policy_terms=16), policy_threshold=5.0)
+
+
+def test_the_thresholds_rise_past_fifty_deals_with_the_square_root_of_the_deals() -> None:
+    # A score of 3 (9 terms) passes 2.8 after 50 deals, not 3.0 after 100.
+    assert thresholds_at(None) == thresholds_at(FLAG_DEALS) == (FLAG_Z, POLICY_FLAG_Z)
+    assert thresholds_at(10) == (FLAG_Z, POLICY_FLAG_Z)  # never lower before 50
+    four = thresholds_at(4 * FLAG_DEALS)
+    assert four == pytest.approx((FLAG_Z + DRIFT_ALLOWANCE, POLICY_FLAG_Z + DRIFT_ALLOWANCE))
+    assert thresholds_at(4 * FLAG_DEALS, 2.0, 2.5) == pytest.approx((2.5, 3.0))
+    assert flagged(_pair(z_terms=9), deals=FLAG_DEALS)
+    assert not flagged(_pair(z_terms=9), deals=4 * FLAG_DEALS)
+    assert flagged(_pair(z_terms=16), deals=4 * FLAG_DEALS)
+    assert flagged(_pair(policy_terms=9), deals=FLAG_DEALS)
+    assert not flagged(_pair(policy_terms=9), deals=2 * FLAG_DEALS)
 
 
 def test_sums_kept_before_the_second_statistic_read_as_none_of_it() -> None:

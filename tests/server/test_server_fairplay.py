@@ -81,6 +81,7 @@ async def test_evidence_adds_up_over_games_until_the_pair_is_reported_once(store
         assert r.details is not None
         assert (r.details["games"], r.details["deals"], r.details["decisions"]) == (2, 10, 60)
         assert r.details["z"] == pytest.approx(20 / 40**0.5, abs=0.01)
+        assert r.details["thresholds"] == [2.8, 2.8]  # 10 deals: as set
         assert r.details["partner"] == ({"ua", "uc"} - {r.reported}).pop()
         assert "Seats 0 and 2" in r.details["text"] and "For review" in r.details["text"]
     # Still flagged after another game, but the reports are open: no more.
@@ -91,6 +92,40 @@ async def test_evidence_adds_up_over_games_until_the_pair_is_reported_once(store
     assert three is not None and three.games == 3
     quiet = await store.fair_play.pair("ub", "ud")  # the other team: nothing to see
     assert quiet is not None and quiet.games == 3 and quiet.evidence["llr"] == 0
+
+
+class Steady:
+    """Each game ``hands`` hands, in 9 of which seats 0 and 2 lean on each
+    other: a partnership score of 3.0 over 27 decisions a seat, whatever
+    the game's length."""
+
+    def __init__(self, hands: int) -> None:
+        self.hands = hands
+
+    async def __call__(self, record: dict[str, Any], options: ScoreOptions) -> list[list[Evidence]]:
+        leaning = Evidence(decisions=3, llr=1.0, llr_sq=1.0)
+        quiet = Evidence(decisions=3)
+        return [
+            [leaning, quiet, leaning, quiet] if i < 9 else [quiet] * 4 for i in range(self.hands)
+        ]
+
+
+@pytest.mark.parametrize(("deals", "thresholds"), [(50, [2.8, 2.8]), (200, [3.3, 3.3])])
+async def test_the_same_score_over_more_deals_must_clear_a_higher_threshold(
+    store: Store, deals: int, thresholds: list[float]
+) -> None:
+    fp = sweeper(store, scorer=Steady(deals))
+    await finished_game(store, "g1", finished_ms=NOW - 5000)
+    assert await fp.sweep() == 1
+    pair = await store.fair_play.pair("ua", "uc")
+    assert pair is not None and pair.deals == deals
+    assert Evidence.from_dict(pair.evidence).z == pytest.approx(3.0)
+    reports = await store.moderation.reports("open", 10)
+    if deals == 50:  # 3.0 reaches 2.8
+        assert sorted(r.reported for r in reports) == ["ua", "uc"]
+        assert all(r.details is not None and r.details["thresholds"] == thresholds for r in reports)
+    else:  # 3.0 is short of 3.3 after 200 deals
+        assert reports == []
 
 
 async def test_a_team_with_a_bot_is_skipped(store: Store) -> None:

@@ -1,6 +1,6 @@
 """The moderator page (js/screens/mod.js) shows a report by the system as
 the system's, with what the fair-play check found (score, cards judged,
-games and deals, the partner), in both languages, from the JSON the
+games and deals, the thresholds, the partner), in both languages, from the JSON the
 server's own code makes for it."""
 
 from __future__ import annotations
@@ -18,7 +18,8 @@ HOSTILE = '<img src=x onerror="document.title=1">'
 
 
 def system_report() -> dict[str, Any]:
-    details = {"z": 3.162, "policy_z": 0.41, "decisions": 60, "games": 2, "deals": 10}
+    details: dict[str, Any] = {"z": 3.162, "policy_z": 0.41, "decisions": 60, "games": 2}
+    details.update(deals=10, thresholds=[2.8, 2.8])
     details["partner"] = "uc"
     details["text"] = "Seats 0 and 2: cards follow the partner's hidden hand. For review."
     r = Report("r_1", None, "ua", "fair_play", None, "g2", None, 5000, details=details)
@@ -65,10 +66,11 @@ def test_a_system_report_shows_the_system_and_its_findings(
     out = js.evaluate(DRAW, {"report": report, "lang": lang})
     assert by in out["item"] and score in out["item"] and "3.2" in out["item"]
     assert by in out["summary"] and score in out["summary"]
-    # both scores, then the partner's name as text
-    assert out["facts"] == ["3.2", "0.4", "60", "2", "10", HOSTILE]
-    # A report filed before the second score existed shows the rest.
+    # both scores, the thresholds they were held to, the partner's name as text
+    assert out["facts"] == ["3.2", "0.4", "60", "2", "10", "2.8 / 2.8", HOSTILE]
+    # A report filed before the second score and the thresholds shows the rest.
     del report["details"]["policy_z"]
+    del report["details"]["thresholds"]
     out = js.evaluate(DRAW, {"report": report, "lang": lang})
     assert out["facts"] == ["3.2", "60", "2", "10", HOSTILE]
     assert out["images"] == 0

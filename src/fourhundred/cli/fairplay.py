@@ -31,7 +31,8 @@ def fairplay(
         float | None,
         typer.Option(
             "--threshold",
-            help="Partnership score from which it is flagged.",
+            help="Partnership score from which it is flagged over 50 deals (over more,"
+            " a little higher).",
             show_default="the detector's own (docs/fair-play.md)",
         ),
     ] = None,
@@ -39,7 +40,8 @@ def fairplay(
         float | None,
         typer.Option(
             "--policy-threshold",
-            help="Partnership score of the second statistic from which it is flagged.",
+            help="Partnership score of the second statistic from which it is flagged over"
+            " 50 deals (over more, a little higher).",
             show_default="the detector's own (docs/fair-play.md)",
         ),
     ] = None,
@@ -64,6 +66,7 @@ def fairplay(
         Evidence,
         ScoreOptions,
         score_by_hand,
+        thresholds_at,
     )
     from fourhundred.bots.fairplay import seat_scores as make_scores
     from fourhundred.engine import RecordError, replay
@@ -86,9 +89,11 @@ def fairplay(
             hands.extend(score_by_hand(d, options))
             progress.advance(task)
     scores = make_scores(hands, limit, policy_limit)
+    limit, policy_limit = thresholds_at(len(hands), limit, policy_limit)
     if as_json:
         out = {
             "records": len(data),
+            "deals": len(hands),
             "threshold": limit,
             "policy_threshold": policy_limit,
             "seats": [s.to_dict() for s in scores],

@@ -41,6 +41,7 @@ from fourhundred.bots.fairplay import (
     flagged,
     score_by_hand,
     seat_scores,
+    thresholds_at,
 )
 from fourhundred.engine import team_of, team_seats
 from fourhundred.store import Claimed, GamePlayer, PairGame, PairTotals, Report, Store
@@ -201,7 +202,8 @@ class FairPlaySweeper:
     ) -> list[Report]:
         """A report by the system about each player of a flagged pair."""
         e = Evidence.from_dict(totals.evidence)
-        if not flagged(e, self.options.threshold, self.options.policy_threshold):
+        limits = (self.options.threshold, self.options.policy_threshold)
+        if not flagged(e, *limits, totals.deals):
             return []
         a, b = totals.users
         pair_seats = seats.get((a, b)) or seats.get((b, a)) or (0, 2)
@@ -221,6 +223,7 @@ class FairPlaySweeper:
             "decisions": e.decisions,
             "games": totals.games,
             "deals": totals.deals,
+            "thresholds": [round(t, 2) for t in thresholds_at(totals.deals, *limits)],
             "discriminating": e.discriminating,
             "agree_true": e.agree_true,
             "agree_ref": e.agree_ref,

@@ -31,6 +31,7 @@ from .scorer import (
     score_by_hand,
     score_game,
     seat_scores,
+    thresholds_at,
 )
 
 __all__ = [
@@ -47,4 +48,5 @@ __all__ = [
     "score_by_hand",
     "score_game",
     "seat_scores",
+    "thresholds_at",
 ]

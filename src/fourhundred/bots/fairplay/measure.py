@@ -242,6 +242,12 @@ class Pair:
     def at(self, deals: int) -> Evidence:
         return self.cumulative[min(deals, len(self.cumulative)) - 1]
 
+    def is_flagged(self, deals: int, threshold: float, policy_threshold: float) -> bool:
+        """Whether the pair is flagged after ``deals`` deals (at the
+        thresholds for that many, :func:`.scorer.thresholds_at`)."""
+        n = min(deals, len(self.cumulative))
+        return flagged(self.cumulative[n - 1], threshold, policy_threshold, n)
+
 
 def _weighed(fields: Sequence[float], weight: float) -> list[float]:
     """Evidence fields with ``l`` multiplied by ``weight`` (as ``Evidence.scaled``)."""
@@ -323,8 +329,8 @@ def _curve(
     hon = [p for p in pairs if not p.colluding]
     out = {}
     for n in deals:
-        hits = [flagged(p.at(n), threshold, policy_threshold) for p in col]
-        false = [flagged(p.at(n), threshold, policy_threshold) for p in hon]
+        hits = [p.is_flagged(n, threshold, policy_threshold) for p in col]
+        false = [p.is_flagged(n, threshold, policy_threshold) for p in hon]
         out[str(n)] = {
             "recall": _rate(sum(hits), len(col)),
             "false_positives": _rate(sum(false), len(hon)),
@@ -360,7 +366,7 @@ def summarise(
         ps = [p for p in pairs if p.spec == spec]
         zs = [p.at(full).z for p in ps]
         by_spec[spec] = {
-            **_rate(sum(flagged(p.at(full), threshold, policy_threshold) for p in ps), len(ps)),
+            **_rate(sum(p.is_flagged(full, threshold, policy_threshold) for p in ps), len(ps)),
             "z": [round(z, 2) for z in zs],
             "mean_z": sum(zs) / len(zs),
             "mean_policy_z": sum(p.at(full).policy_z for p in ps) / len(ps),

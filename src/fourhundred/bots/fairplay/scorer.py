@@ -33,6 +33,7 @@ a flag as a report by the system for a moderator, never as a ban.
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
@@ -59,6 +60,8 @@ from .policy import PolicyModel, policy_evidence
 from .worlds import card_tally
 
 __all__ = [
+    "DRIFT_ALLOWANCE",
+    "FLAG_DEALS",
     "FLAG_Z",
     "MIN_DECISIONS",
     "POLICY_FLAG_Z",
@@ -73,22 +76,40 @@ __all__ = [
     "score_game",
     "score_parts",
     "seat_scores",
+    "thresholds_at",
 ]
 
 FLAG_Z: Final = 2.8
 """The partnership score from which a pair is flagged for a moderator:
 about one honest pair in 390 if the score were exactly N(0, 1). Until
 session 23 it was 3.0; 2.8 is the lowest tenth at which normals fitted to
-the honest pairs' two scores (227 tables measured, mean 0.25 and sd 1.01
-for this one) expect at most three quarters of the 1% allowed (0.73%),
-and it was then checked on tables measured after it was chosen
+the honest pairs' scores expect at most three quarters of the 1% allowed
+to pass either threshold, a quarter kept for the fit's error
 (docs/fair-play.md, "The threshold (session 23)")."""
-POLICY_FLAG_Z: Final = 3.0
+POLICY_FLAG_Z: Final = 2.8
 """The same for the second statistic (:mod:`.policy`): a pair is flagged
-when either score reaches its threshold."""
+when either score reaches its threshold. 3.0 until session 23; since, both
+scores share the lowest tenth at which normals fitted to the honest pairs'
+scores (340 tables measured) expect at most 0.75% of honest pairs past
+either (0.71%), checked on tables measured after it was chosen."""
 MIN_DECISIONS: Final = 40
 """A partnership is never flagged on fewer judged decisions (a
 self-normalised sum of a handful of terms is not yet normal)."""
+FLAG_DEALS: Final = 50
+"""The deals the thresholds are set for (the issue's and the
+measurement's 50); past them they rise (:func:`thresholds_at`)."""
+DRIFT_ALLOWANCE: Final = 0.5
+"""How far both thresholds rise for each further ``sqrt(FLAG_DEALS)``
+of deals' worth of evidence. Honest pairs' scores are not centred exactly
+on zero (the inference reads a partner a little less well than a partner
+really plays: a mean of 0.25 after 50 deals), and such a drift grows
+like the square root of the deals, so on the server, which adds up a
+partnership's games for as long as it plays, a fixed threshold would in
+time flag a share of regular honest partners (docs/fair-play.md, "Long
+partnerships"). Twice the measured drift keeps the honest pairs'
+distance to the threshold from shrinking as they play on; a colluder's
+score grows like the square root of the deals times its own rate, 2.8 or
+more after 50 deals, far faster than the threshold."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -321,14 +342,38 @@ class SeatScore:
         }
 
 
+def thresholds_at(
+    deals: int | None, threshold: float = FLAG_Z, policy_threshold: float = POLICY_FLAG_Z
+) -> tuple[float, float]:
+    """The two thresholds for evidence of ``deals`` deals: as given up to
+    :data:`FLAG_DEALS`, then higher by :data:`DRIFT_ALLOWANCE` for each
+    further ``sqrt(FLAG_DEALS)`` of deals (``None``: as given).
+
+    >>> thresholds_at(50)
+    (2.8, 2.8)
+    >>> [round(t, 2) for t in thresholds_at(200)]
+    [3.3, 3.3]
+    """
+    if deals is None or deals <= FLAG_DEALS:
+        return threshold, policy_threshold
+    rise = DRIFT_ALLOWANCE * (math.sqrt(deals / FLAG_DEALS) - 1.0)
+    return threshold + rise, policy_threshold + rise
+
+
 def flagged(
-    pair: Evidence, threshold: float = FLAG_Z, policy_threshold: float = POLICY_FLAG_Z
+    pair: Evidence,
+    threshold: float = FLAG_Z,
+    policy_threshold: float = POLICY_FLAG_Z,
+    deals: int | None = None,
 ) -> bool:
     """Whether a partnership's evidence is flagged: either score at its
-    threshold, on enough decisions."""
-    if pair.decisions >= MIN_DECISIONS and pair.z >= threshold:
+    threshold, on enough decisions; for evidence of more than
+    :data:`FLAG_DEALS` ``deals``, at the thresholds risen with them
+    (:func:`thresholds_at`)."""
+    z_at, policy_at = thresholds_at(deals, threshold, policy_threshold)
+    if pair.decisions >= MIN_DECISIONS and pair.z >= z_at:
         return True
-    return pair.policy_decisions >= MIN_DECISIONS and pair.policy_z >= policy_threshold
+    return pair.policy_decisions >= MIN_DECISIONS and pair.policy_z >= policy_at
 
 
 def seat_scores(
@@ -353,7 +398,7 @@ def seat_scores(
             seat,
             seats[seat],
             teams[team_of(seat)],
-            flagged(teams[team_of(seat)], threshold, policy_threshold),
+            flagged(teams[team_of(seat)], threshold, policy_threshold, len(hands)),
         )
         for seat in range(4)
     ]

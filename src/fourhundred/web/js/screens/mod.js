@@ -39,6 +39,9 @@ function fairPlayFacts(r) {
       fact("mod.fp_cards", num(d.decisions)),
       fact("mod.fp_games", num(d.games)),
       fact("mod.fp_deals", num(d.deals)),
+      Array.isArray(d.thresholds)
+        ? fact("mod.fp_thresholds", num(d.thresholds.map((x) => Number(x).toFixed(1)).join(" / ")))
+        : null,
       r.partner ? fact("mod.fp_partner", name(r.partner)) : null,
     ),
     h("p", { class: "muted" }, t("mod.fp_note")),
