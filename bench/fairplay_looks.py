@@ -42,7 +42,7 @@ FIELDS = ("decisions", "llr", "hand_sq", "policy_decisions", "policy", "policy_h
 
 
 def round_of(table_id: str) -> int:
-    """The round of a measured table (``r3-search-1``: 3; a quick table: 0)."""
+    """The round of a measured table (``r3-search-1``: 3; an id without one: 0)."""
     head = table_id.split("-", 1)[0]
     return int(head[1:]) if head[1:].isdigit() else 0
 
