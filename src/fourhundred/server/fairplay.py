@@ -15,7 +15,7 @@ process's claim lapses after :data:`CLAIM_EXPIRY_MS`) and checks each:
 * only partnerships of two people who held their seats to the end (a team
   with a bot seat, or a substitute at the end, is skipped; a game with no
   such team is marked checked without scoring);
-* the detector (about 15 s of one core for a 10-hand game) runs in one
+* the detector (about 9 s of one core for a 10-hand game) runs in one
   worker process of its own, like the replay analysis, so that it never
   competes with live tables;
 * at most one set of open reports per partnership: once a moderator
