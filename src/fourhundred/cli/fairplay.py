@@ -31,7 +31,7 @@ def fairplay(
         float | None,
         typer.Option(
             "--threshold",
-            help="Partnership score from which it is flagged over 50 deals (over more,"
+            help="Partnership score from which it is flagged, up to 50 deals (past them,"
             " a little higher).",
             show_default="the detector's own (docs/fair-play.md)",
         ),
@@ -40,8 +40,8 @@ def fairplay(
         float | None,
         typer.Option(
             "--policy-threshold",
-            help="Partnership score of the second statistic from which it is flagged over"
-            " 50 deals (over more, a little higher).",
+            help="Partnership score of the second statistic from which it is flagged, up"
+            " to 50 deals (past them, a little higher).",
             show_default="the detector's own (docs/fair-play.md)",
         ),
     ] = None,
