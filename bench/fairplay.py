@@ -46,6 +46,7 @@ from fourhundred.bots.fairplay.measure import (
     plan,
     run_table,
     summarise,
+    table_round,
 )
 from fourhundred.bots.fairplay.scorer import FLAG_Z, POLICY_FLAG_Z
 
@@ -59,12 +60,6 @@ def _job(args: tuple[Table, int | dict[str, Any]]) -> dict[str, Any]:
     if isinstance(job, dict):
         return add_policy(table, job)
     return run_table(table, job)
-
-
-def _round(table_id: str) -> int:
-    """The round of a table id (``r3-search-1``: 3; a quick table: 0)."""
-    head = table_id.split("-", 1)[0]
-    return int(head[1:]) if head[1:].isdigit() else 0
 
 
 def _load(path: Path) -> list[dict[str, Any]]:
@@ -165,7 +160,7 @@ def main() -> None:
         jobs = [(Table(r["id"], r["a"], r["b"], r["seed"]), r) for r in old]
     if args.summary_only:
         jobs = []
-        rows = [r for r in rows if _round(r["id"]) >= args.from_round]
+        rows = [r for r in rows if table_round(r["id"]) >= args.from_round]
     meta = {
         "command": " ".join(["bench/fairplay.py", *sys.argv[1:]]),
         "deals_asked": args.deals,

@@ -35,16 +35,10 @@ from rich.console import Console
 from rich.table import Table
 
 from fourhundred.bots.fairplay import Evidence
-from fourhundred.bots.fairplay.measure import _evidence, _hand_rows
+from fourhundred.bots.fairplay.measure import pair_hands, table_round
 from fourhundred.bots.fairplay.scorer import FLAG_Z, POLICY_FLAG_Z, flagged
 
 FIELDS = ("decisions", "llr", "hand_sq", "policy_decisions", "policy", "policy_hand_sq")
-
-
-def round_of(table_id: str) -> int:
-    """The round of a measured table (``r3-search-1``: 3; an id without one: 0)."""
-    head = table_id.split("-", 1)[0]
-    return int(head[1:]) if head[1:].isdigit() else 0
 
 
 def hands_by_kind(rows: list[dict[str, object]]) -> dict[str, np.ndarray]:
@@ -52,10 +46,8 @@ def hands_by_kind(rows: list[dict[str, object]]) -> dict[str, np.ndarray]:
     partnership (both partners' evidence of the hand, closed)."""
     out: dict[str, list[list[float]]] = defaultdict(list)
     for row in rows:
-        for hand in _hand_rows(row, "hands"):
-            for team, spec in ((0, row["a"]), (1, row["b"])):
-                e = (_evidence(hand[team]) + _evidence(hand[team + 2])).closed()
-                out[str(spec)].append([float(getattr(e, f)) for f in FIELDS])
+        for _team, spec, hands in pair_hands(row):
+            out[spec].extend([float(getattr(e, f)) for f in FIELDS] for e in hands)
     return {k: np.array(v) for k, v in out.items()}
 
 
@@ -103,7 +95,7 @@ def main() -> None:
     args = ap.parse_args()
     looks = sorted({int(g) for g in args.games.split(",")})
     lines = (args.out / "tables.jsonl").read_text().splitlines()
-    rows = [r for r in map(json.loads, lines) if round_of(r["id"]) >= args.from_round]
+    rows = [r for r in map(json.loads, lines) if table_round(r["id"]) >= args.from_round]
     pools = hands_by_kind(rows)
     rng = np.random.default_rng(args.seed)
     console = Console(width=150)

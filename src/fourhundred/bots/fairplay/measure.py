@@ -12,6 +12,7 @@ opponents, an honest table two honest pairs.
 
 from __future__ import annotations
 
+import itertools
 import math
 import time
 from collections.abc import Iterable, Sequence
@@ -32,9 +33,11 @@ __all__ = [
     "CURVE_DEALS",
     "Table",
     "add_policy",
+    "pair_hands",
     "plan",
     "run_table",
     "summarise",
+    "table_round",
     "wilson",
 ]
 
@@ -283,22 +286,42 @@ def _hand_rows(
     return out
 
 
+def table_round(table_id: str) -> int:
+    """The round of a table id: the number after its first letter
+    (``r3-search-1``: 3, the quick run's ``q2-c``: 2; none: 0).
+
+    >>> table_round("r12-search-0.25"), table_round("q2-c"), table_round("x-1")
+    (12, 2, 0)
+    """
+    head = table_id.split("-", 1)[0]
+    return int(head[1:]) if head[1:].isdigit() else 0
+
+
+def pair_hands(
+    row: dict[str, Any], key: str = "hands", bid_weight: float | None = None
+) -> list[tuple[int, str, list[Evidence]]]:
+    """Both pairs of a table row (team, spec) with each hand's evidence of
+    the pair, both partners' together and closed, by the evidence under
+    ``key`` (see :func:`_hand_rows`)."""
+    hands = _hand_rows(row, key, bid_weight)
+    return [
+        (team, spec, [(_evidence(h[team]) + _evidence(h[team + 2])).closed() for h in hands])
+        for team, spec in ((0, row["a"]), (1, row["b"]))
+    ]
+
+
 def pairs_of(
     rows: Iterable[dict[str, Any]], key: str = "hands", bid_weight: float | None = None
 ) -> list[Pair]:
-    """Both pairs of every table row, by the evidence under ``key`` (see
-    :func:`_hand_rows`)."""
+    """Both pairs of every table row, their evidence added up deal by deal
+    (:func:`pair_hands`)."""
     out = []
     for row in rows:
         n = max(1, row["deals"])
-        for team, spec in ((0, row["a"]), (1, row["b"])):
-            acc = Evidence()
-            cum = []
-            for hand in _hand_rows(row, key, bid_weight):
-                acc = acc + (_evidence(hand[team]) + _evidence(hand[team + 2])).closed()
-                cum.append(acc)
-            if not cum:
+        for team, spec, hands in pair_hands(row, key, bid_weight):
+            if not hands:
                 continue
+            cum = list(itertools.accumulate(hands))
             pts = (row["points"][team] - row["points"][1 - team]) / n
             out.append(Pair(row["id"], spec, spec.startswith("colluder:"), cum, pts))
     return out
