@@ -4,7 +4,7 @@ honest pairs flagged (false positives) after 50 deals (docs/fair-play.md).
     .venv/bin/python bench/fairplay.py [--rounds R] [--deals N] [--seed S]
         [--workers W] [--max-minutes M] [--out DIR] [--quick] [--summary-only]
         [--threshold Z] [--policy-threshold Z] [--bid-weight W] [--from-round R]
-        [--add-policy FROM] [--same-tables-as OTHER]
+        [--add-policy FROM] [--rebid FROM] [--bid-model M] [--same-tables-as OTHER]
 
 Each round plays one table (``--deals`` hands, game after game) for every
 colluder (strength x rate of cheating) against an honest pair, and four
@@ -20,7 +20,9 @@ weight a table was scored with; only the tables of rounds ``--from-round``
 on, default all). ``--add-policy FROM``: the tables of ``FROM/tables.jsonl``
 (measured before the second statistic) played again from their seeds,
 checked to be the same games, with the second statistic added (minutes,
-not the hour of the rollouts), written to ``--out``. ``--same-tables-as
+not the hour of the rollouts), written to ``--out``. ``--rebid FROM``: the
+same, with the bids judged again by the detector as it now is (or with
+``--bid-model``) and the cards' evidence kept. ``--same-tables-as
 OTHER`` (with ``--summary-only``): only the tables also in
 ``OTHER/tables.jsonl`` (the same games, scored by another version of the
 detector), printed and not written to ``DIR/summary.json``.
@@ -29,6 +31,7 @@ detector), printed and not written to ``DIR/summary.json``.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import multiprocessing
 import sys
@@ -42,24 +45,28 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from fourhundred.bots.fairplay.measure import (
     BENCH_OPTIONS,
     Table,
-    add_policy,
     plan,
     run_table,
     summarise,
     table_round,
 )
-from fourhundred.bots.fairplay.scorer import FLAG_Z, POLICY_FLAG_Z
+from fourhundred.bots.fairplay.rejudge import add_policy, rebid
+from fourhundred.bots.fairplay.scorer import FLAG_Z, POLICY_FLAG_Z, ScoreOptions
+
+Job = tuple[Table, int | dict[str, Any], str, ScoreOptions]
+"""A table, the deals to play (or its row measured before), what to do
+(``play``, ``policy``: add the second statistic, ``rebid``) and how."""
 
 DEFAULT_OUT = Path(__file__).parent / "results" / "fairplay"
 
 
-def _job(args: tuple[Table, int | dict[str, Any]]) -> dict[str, Any]:
+def _job(args: Job) -> dict[str, Any]:
     """A table played and scored, or (given its old row) the second
-    statistic added to it."""
-    table, job = args
+    statistic added to it or its bids judged again."""
+    table, job, what, options = args
     if isinstance(job, dict):
-        return add_policy(table, job)
-    return run_table(table, job)
+        return rebid(table, job, options) if what == "rebid" else add_policy(table, job, options)
+    return run_table(table, job, options)
 
 
 def _load(path: Path) -> list[dict[str, Any]]:
@@ -133,6 +140,8 @@ def _args() -> argparse.Namespace:
     ap.add_argument("--policy-threshold", type=float, default=POLICY_FLAG_Z)
     ap.add_argument("--bid-weight", type=float, default=BENCH_OPTIONS.bid_weight)
     ap.add_argument("--add-policy", type=Path, default=None, metavar="FROM")
+    ap.add_argument("--rebid", type=Path, default=None, metavar="FROM")
+    ap.add_argument("--bid-model", choices=("argmax", "softmax"), default=BENCH_OPTIONS.bid_model)
     ap.add_argument("--from-round", type=int, default=0)
     ap.add_argument("--same-tables-as", type=Path, default=None, metavar="OTHER")
     args = ap.parse_args()
@@ -154,10 +163,13 @@ def main() -> None:
     rows = _load(log)
     done = {r["id"] for r in rows}
     tables = [t for t in plan(args.rounds, args.seed, args.quick) if t.id not in done]
-    jobs: list[tuple[Table, int | dict[str, Any]]] = [(t, args.deals) for t in tables]
-    if args.add_policy is not None:
-        old = [r for r in _load(args.add_policy / "tables.jsonl") if r["id"] not in done]
-        jobs = [(Table(r["id"], r["a"], r["b"], r["seed"]), r) for r in old]
+    options = dataclasses.replace(BENCH_OPTIONS, bid_model=args.bid_model)
+    jobs: list[Job] = [(t, args.deals, "play", options) for t in tables]
+    again = args.rebid or args.add_policy
+    if again is not None:
+        what = "rebid" if args.rebid else "policy"
+        old = [r for r in _load(again / "tables.jsonl") if r["id"] not in done]
+        jobs = [(Table(r["id"], r["a"], r["b"], r["seed"]), r, what, options) for r in old]
     if args.summary_only:
         jobs = []
         rows = [r for r in rows if table_round(r["id"]) >= args.from_round]
@@ -167,6 +179,7 @@ def main() -> None:
         "threshold": args.threshold,
         "policy_threshold": args.policy_threshold,
         "bid_weight": args.bid_weight,
+        "bid_model": args.bid_model,
     }
     if args.same_tables_as is not None:
         other = {r["id"] for r in _load(args.same_tables_as / "tables.jsonl")}
@@ -191,7 +204,7 @@ def main() -> None:
                     f.write(json.dumps(row) + "\n")
                 _write_summary(out, rows, meta)
                 progress.advance(task)
-                took = row.get("policy_seconds", row["seconds"])
+                took = row.get("rebid_seconds", row.get("policy_seconds", row["seconds"]))
                 progress.console.print(f"{row['id']}: {took} s")
                 minutes = (time.monotonic() - start) / 60
                 if args.max_minutes is not None and minutes > args.max_minutes:

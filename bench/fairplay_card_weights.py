@@ -43,7 +43,12 @@ bids valued in another (the same seeds and rounds). ``--beta`` and
 Each card also keeps the argmax model's shares (the detector's model for
 cards since session 22, ``choice.argmax_shares``), scored in the column
 ``argmax`` with ``--eps`` of the uniform; ``cards+bids`` sums that
-column's cards with the bids.
+column's cards with the bids. Bids are judged by three models: the
+softmax of ``--bid-beta`` a point (``bids``; the detector's until session
+24), the argmax over resamples of all the deals valued (``bids-am``, the
+detector's since) and over resamples of 16 of them (``bids-am16``);
+each other model's ``cards+`` score less the softmax's is printed pair by
+pair on the same games.
 """
 
 from __future__ import annotations
@@ -61,7 +66,7 @@ from typing import Any
 
 from fourhundred.bots.base import Bot
 from fourhundred.bots.fairplay import ScoreOptions
-from fourhundred.bots.fairplay.bids import bid_decisions, bid_value_sets
+from fourhundred.bots.fairplay.bids import bid_decisions, bid_tallies
 from fourhundred.bots.fairplay.choice import (
     argmax_shares,
     judged,
@@ -89,6 +94,9 @@ TABLES = (
     ("intermediate", "expert", (0, 1)),
 )
 Values = dict[int, float]
+BID_PLAYER_DEALS = 16
+"""The deals of the bids' second argmax column's player (the search
+colluder bids on 16)."""
 
 
 def _player(spec: str, seed: int) -> Bot:
@@ -119,18 +127,23 @@ def _card_rows(records: list[Any], scored: tuple[int, ...], options: ScoreOption
 
 
 def _bid_rows(records: list[Any], scored: tuple[int, ...], options: ScoreOptions) -> list[Any]:
-    """Each judged bid's values, as ``judge_bid`` weighs them."""
+    """Each judged bid's values, as ``judge_bid`` weighs them, and the
+    argmax model's shares: resamples of all the deals valued, and of
+    :data:`BID_PLAYER_DEALS` (a player who bids on that many)."""
     rows: list[list[Any]] = []
     offset = 0
     for record in records:
         for d in bid_decisions(record):
             if team_of(d.seat) not in scored:
                 continue
-            sets = bid_value_sets(d.view, d.partner_hand, d.bid, options, bid_seed(options, d))
-            if sets is None:
+            seed = bid_seed(options, d)
+            tallies = bid_tallies(d.view, d.partner_hand, d.bid, options, seed)
+            if tallies is None:
                 continue
-            real, refs = sets
-            rows.append([offset + d.hand, d.seat, d.bid, real, refs])
+            real, *refs = ({b: t.mean(b) for b in t.values} for t in tallies)
+            full = argmax_shares(tallies, options.argmax_draws, seed)
+            few = argmax_shares(tallies, options.argmax_draws, seed, size=BID_PLAYER_DEALS)
+            rows.append([offset + d.hand, d.seat, d.bid, real, refs, full, few])
         offset += len(record.hands)
     return rows
 
@@ -206,6 +219,20 @@ def _argmax_llr(row: list[Any], use: int, eps: float) -> float:
     return verdict(real, refs, chosen, model).llr
 
 
+def _bid_llrs(row: list[Any], how: Scoring) -> dict[str, float]:
+    """A stored bid's ``l`` by model: ``bids`` (the softmax), and where the
+    shares were kept ``bids-am`` (the argmax over resamples of all the
+    deals valued) and ``bids-am16`` (of 16 of them)."""
+    out = {"bids": _llr(row, how.bid_beta, how.bid_refs)[0]}
+    if len(row) > 5:
+        n = 1 + (min(how.bid_refs, len(row[4])) if how.bid_refs else len(row[4]))
+        real, *refs = (_keys(v) for v in [row[3], *row[4]][:n])
+        for col, shares in (("bids-am", row[5]), ("bids-am16", row[6])):
+            model = [smoothed_log(_keys(sh), how.eps) for sh in shares[:n]]
+            out[col] = verdict(real, refs, row[2], model).llr
+    return out
+
+
 def _z(sums: dict[int, float]) -> float:
     sq = sum(x * x for x in sums.values())
     return sum(sums.values()) / math.sqrt(sq) if sq > 0 else 0.0
@@ -218,7 +245,6 @@ def pair_scores(t: dict[str, Any], how: Scoring) -> list[tuple[str, dict[str, fl
     out = []
     for team in t["scored"]:
         by_hand: dict[str, dict[int, float]] = {w: {} for w in WEIGHTS}
-        bids: dict[int, float] = {}
         for row in t["rows"]:
             if team_of(row[1]) == team:
                 llr, sets = _llr(row, how.beta, how.refs)
@@ -228,15 +254,19 @@ def pair_scores(t: dict[str, Any], how: Scoring) -> list[tuple[str, dict[str, fl
                 if len(row) > 5:
                     sums = by_hand.setdefault("argmax", {})
                     sums[row[0]] = sums.get(row[0], 0.0) + _argmax_llr(row, how.refs, how.eps)
+        bid_cols: dict[str, dict[int, float]] = {}
         for row in t.get("bids", []):
             if team_of(row[1]) == team:
-                bids[row[0]] = bids.get(row[0], 0.0) + _llr(row, how.bid_beta, how.bid_refs)[0]
+                for col, llr in _bid_llrs(row, how).items():
+                    sums = bid_cols.setdefault(col, {})
+                    sums[row[0]] = sums.get(row[0], 0.0) + llr
         z = {name: _z(sums) for name, sums in by_hand.items()}
-        if t.get("bids"):
-            both = dict(by_hand.get("argmax", by_hand["flat"]))
-            for hand, llr in bids.items():
+        cards = by_hand.get("argmax", by_hand["flat"])
+        for col, sums in bid_cols.items():
+            both = dict(cards)
+            for hand, llr in sums.items():
                 both[hand] = both.get(hand, 0.0) + llr
-            z["bids"], z["cards+bids"] = _z(bids), _z(both)
+            z[col], z["cards+" + col] = _z(sums), _z(both)
         out.append((t["kinds"][team], z))
     return out
 
@@ -257,6 +287,24 @@ def summarise(tables: list[dict[str, Any]], how: Scoring) -> None:
             sd = statistics.stdev(zs) if len(zs) > 1 else float("nan")
             hits = sum(z >= 3.0 for z in zs)
             line += f"{statistics.mean(zs):>9.2f} ({sd:4.2f}) {hits:>2}/{len(zs):<3}"
+        print(line)
+    _print_paired(scores)
+
+
+def _print_paired(scores: dict[str, dict[str, list[float]]]) -> None:
+    """Where the bids were judged by more than one model: each other
+    model's cards-and-bids score less the softmax's (``cards+bids``), pair
+    by pair on the same games, its mean and standard error."""
+    others = [n for n in next(iter(scores.values()), {}) if n.startswith("cards+bids-")]
+    if not others:
+        return
+    print("paired, on the same games: the score less cards+bids, mean (standard error)")
+    for kind, by_w in sorted(scores.items()):
+        line = f"{kind:<26}"
+        for name in others:
+            d = [x - y for x, y in zip(by_w[name], by_w["cards+bids"], strict=True)]
+            se = statistics.stdev(d) / math.sqrt(len(d)) if len(d) > 1 else float("nan")
+            line += f"  {name} {statistics.mean(d):+.3f} ({se:.3f})"
         print(line)
 
 

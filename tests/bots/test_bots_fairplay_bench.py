@@ -1,8 +1,9 @@
 """bench/fairplay.py end to end on a tiny run (--quick, 2 deals): the
 tables are played, scored, checkpointed and summarised, and a second run
 resumes instead of playing them again; a table measured before the second
-statistic gets it added (--add-policy) from the same games, and games that
-are not the same are refused."""
+statistic gets it added (--add-policy) and a table's bids are judged
+again (--rebid) from the same games, and games that are not the same are
+refused."""
 
 from __future__ import annotations
 
@@ -13,7 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from fourhundred.bots.fairplay.measure import Table, add_policy, plan, summarise, wilson
+from fourhundred.bots.fairplay.measure import Table, plan, summarise, wilson
+from fourhundred.bots.fairplay.rejudge import add_policy, rebid
 
 BENCH = Path(__file__).resolve().parents[2] / "bench" / "fairplay.py"
 
@@ -29,6 +31,16 @@ def _run(out: Path, *more: str) -> dict[str, object]:
     last = done.stdout.strip().splitlines()[-1]
     parsed: dict[str, object] = json.loads(last)
     return parsed
+
+
+def _flat(rows: list[list[list[float]]]) -> list[float]:
+    return [x for hand in rows for seat in hand for x in seat]
+
+
+def _cards(row: dict[str, object]) -> list[float]:
+    """A table's evidence of the cards alone: the hands' less their bids'."""
+    assert isinstance(row["hands"], list) and isinstance(row["bid_hands"], list)
+    return [t - b for t, b in zip(_flat(row["hands"]), _flat(row["bid_hands"]), strict=True)]
 
 
 def test_quick_run_scores_checkpoints_and_resumes(tmp_path: Path) -> None:
@@ -65,6 +77,25 @@ def test_quick_run_scores_checkpoints_and_resumes(tmp_path: Path) -> None:
     other = {**cut[0], "points": [p + 1 for p in cut[0]["points"]]}
     with pytest.raises(ValueError, match="not the same games"):
         add_policy(Table(other["id"], other["a"], other["b"], other["seed"]), other)
+
+    # The bids judged again (--rebid): by the same model, the same hands;
+    # by another, other bids and the same cards; and back again.
+    _run(tmp_path / "same", "--rebid", str(tmp_path))
+    _run(tmp_path / "soft", "--rebid", str(tmp_path), "--bid-model", "softmax")
+    _run(tmp_path / "back", "--rebid", str(tmp_path / "soft"), "--bid-model", "argmax")
+    same, soft, back = (
+        {r["id"]: r for r in map(json.loads, (tmp_path / d / "tables.jsonl").open())}
+        for d in ("same", "soft", "back")
+    )
+    for r in rows:
+        for again in (same[r["id"]], back[r["id"]]):
+            assert _flat(again["hands"]) == pytest.approx(_flat(r["hands"]))
+            assert _flat(again["bid_hands"]) == pytest.approx(_flat(r["bid_hands"]))
+        assert soft[r["id"]]["bid_model"] == "softmax"
+        assert _cards(soft[r["id"]]) == pytest.approx(_cards(r))
+    assert any(_flat(soft[r["id"]]["bid_hands"]) != _flat(r["bid_hands"]) for r in rows)
+    with pytest.raises(ValueError, match="not the same games"):
+        rebid(Table(other["id"], other["a"], other["b"], other["seed"]), other)
 
     # Another run's tables: the summary of those in both, printed only.
     one = tmp_path / "one"
@@ -194,9 +225,16 @@ def test_the_values_bench_scores_cards_by_both_models_and_with_the_bids(tmp_path
     assert all(t["bids"] == [] for t in rows)
     bids = tmp_path / "bids"
     only = _values_bench("--card-deals", "0", "--bid-deals", "2", "--out", str(bids))
-    assert only[1].split()[1:] == ["flat", "tv", "split", "bids", "cards+bids"]
+    models = ["bids", "cards+bids", "bids-am", "cards+bids-am", "bids-am16", "cards+bids-am16"]
+    assert only[1].split()[1:] == ["flat", "tv", "split", *models]
+    stored = [json.loads(x) for x in (bids / "decisions.jsonl").read_text().splitlines()]
+    judged = [r for t in stored for r in t["bids"]]
+    assert judged and all(len(r[5]) == len(r[6]) == 4 for r in judged)  # real + 3 refs, 2 models
     both = _values_bench("--summary-only", "--out", str(cards), "--bids-from", str(bids))
-    assert both[1].split()[1:] == ["flat", "tv", "split", "argmax", "bids", "cards+bids"]
-    assert len(both) == len(lines)  # every kind of pair, each with every column
+    assert both[1].split()[1:] == ["flat", "tv", "split", "argmax", *models]
+    kinds = len(lines) - 2  # every kind of pair, each with every column, and then
+    assert len(both) == len(lines) + 1 + kinds  # each other bid model less the softmax
+    assert both[len(lines)].startswith("paired, on the same games")
+    assert all(len(x.split()) == 1 + 3 * 2 for x in both[len(lines) + 1 :])
     fewer = _values_bench("--summary-only", "--out", str(cards), "--use-refs", "1")
     assert "refs=1" in fewer[0]

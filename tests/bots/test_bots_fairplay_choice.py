@@ -9,7 +9,14 @@ import pytest
 
 from fourhundred.bots import HeuristicBot
 from fourhundred.bots.fairplay import ScoreOptions
-from fourhundred.bots.fairplay.choice import argmax_log_probs, judged, log_softmax, verdict
+from fourhundred.bots.fairplay.bids import bid_decisions, bid_tallies, bid_value_sets, judge_bid
+from fourhundred.bots.fairplay.choice import (
+    argmax_log_probs,
+    argmax_shares,
+    judged,
+    log_softmax,
+    verdict,
+)
 from fourhundred.bots.fairplay.games import play_deals
 from fourhundred.bots.fairplay.scorer import card_options, judge, play_decisions
 from fourhundred.bots.tally import Tally
@@ -65,6 +72,16 @@ def test_weighted_deals_are_drawn_by_their_weight() -> None:
     assert p[2] == pytest.approx(0.99)
 
 
+def test_a_resample_of_fewer_deals_is_less_sure() -> None:
+    # 12 of 16 deals favour option 1: a resample of all 16 names it best far
+    # more often than one of 4 (a player who looks at fewer deals).
+    t = Tally({1: [1.0] * 12 + [-1.0] * 4, 2: [0.0] * 16}, deals=16)
+    full = argmax_shares([t], draws=400, seed=2)[0]
+    few = argmax_shares([t], draws=400, seed=2, size=4)[0]
+    assert full[1] > few[1] > 0.5
+    assert sum(few.values()) == pytest.approx(1.0)
+
+
 def test_the_verdict_under_the_softmax_is_the_softmax_judgement() -> None:
     real = {1: 4.0, 2: 1.0, 3: -2.0}
     refs = [{1: 0.0, 2: 3.0, 3: 1.0}, {1: 2.0, 2: 2.0, 3: 0.0}]
@@ -76,6 +93,7 @@ def test_the_verdict_under_the_softmax_is_the_softmax_judgement() -> None:
     ("kwargs", "message"),
     [
         ({"card_model": "best"}, "card_model"),
+        ({"bid_model": "best"}, "bid_model"),
         ({"eps": 0.0}, "eps"),
         ({"eps": 1.5}, "eps"),
         ({"argmax_draws": 0}, "argmax_draws"),
@@ -108,3 +126,28 @@ def test_judging_cards_by_the_softmax_is_still_the_values_softmax() -> None:
             j.agrees_true,
         )
     assert seen >= 5
+
+
+def test_bids_are_judged_by_either_model_on_the_same_values() -> None:
+    game = play_deals([HeuristicBot() for _ in range(4)], deals=2, seed=8)
+    soft = ScoreOptions(bid_deals=6, bid_refs=2, seed=1, bid_model="softmax")
+    argmax = ScoreOptions(bid_deals=6, bid_refs=2, seed=1)
+    assert argmax.bid_model == "argmax"  # the detector's since session 24
+    seen = 0
+    for i, b in enumerate(list(bid_decisions(game[0]))[:8]):
+        tallies = bid_tallies(b.view, b.partner_hand, b.bid, argmax, seed=i)
+        sets = bid_value_sets(b.view, b.partner_hand, b.bid, argmax, seed=i)
+        j = judge_bid(b.view, b.partner_hand, b.bid, soft, seed=i)
+        a = judge_bid(b.view, b.partner_hand, b.bid, argmax, seed=i)
+        if tallies is None:
+            assert sets is None and j is None and a is None
+            continue
+        seen += 1
+        assert sets is not None and len(tallies) == 3  # the real hand and 2 inferred
+        assert all(t.deals == 6 and b.bid in t.values for t in tallies)
+        real, refs = sets
+        assert j == judged(real, refs, b.bid, soft.bid_beta)
+        model = argmax_log_probs(tallies, argmax.argmax_draws, argmax.eps, i)
+        assert a == verdict(real, refs, b.bid, model)
+        assert a is not None and (a.gain, a.agrees_true) == (j.gain, j.agrees_true)
+    assert seen >= 4

@@ -37,7 +37,8 @@ from ..heuristic import heuristic_bid
 from ..knowledge import Knowledge
 from ..sampling import sample_hands
 from ..search import Limits, evaluate
-from .choice import Judged, judged
+from ..tally import Tally
+from .choice import Judged, argmax_log_probs, judged, verdict
 from .worlds import PartnerFixed
 
 if TYPE_CHECKING:
@@ -47,6 +48,7 @@ __all__ = [
     "BidDecision",
     "bid_candidates",
     "bid_decisions",
+    "bid_tallies",
     "bid_value_sets",
     "bid_values",
     "judge_bid",
@@ -90,21 +92,27 @@ def bid_candidates(view: View, bid: int) -> tuple[int, ...]:
     return tuple(sorted(near | {bid}))
 
 
-def bid_values(view: View, partner_hand: int, seed: int, limits: Limits) -> dict[int, float]:
-    """Mean team value of each bid of ``limits.bids`` (bids, not actions)
-    in the bid view ``view`` over ``limits.max_deals`` simulated hands that
-    give the partner ``partner_hand`` (on the fast path if ``limits.fast``:
-    the same values, sooner)."""
+def bid_tally(view: View, partner_hand: int, seed: int, limits: Limits) -> Tally:
+    """The team value of each bid of ``limits.bids`` (keyed by bid, not
+    action) in the bid view ``view`` on each of ``limits.max_deals``
+    simulated hands that give the partner ``partner_hand`` (on the fast
+    path if ``limits.fast``: the same values, sooner)."""
     limits = dataclasses.replace(limits, sampler=PartnerFixed(partner_hand))
     tally = evaluate(view, seed, limits)
-    return {a - BID_BASE: tally.mean(a) for a in tally.values}
+    return Tally({a - BID_BASE: vs for a, vs in tally.values.items()}, tally.deals, tally.weights)
 
 
-def bid_value_sets(
+def bid_values(view: View, partner_hand: int, seed: int, limits: Limits) -> dict[int, float]:
+    """Mean team value of each bid of ``limits.bids`` (:func:`bid_tally`)."""
+    tally = bid_tally(view, partner_hand, seed, limits)
+    return {b: tally.mean(b) for b in tally.values}
+
+
+def bid_tallies(
     view: View, partner_hand: int, bid: int, options: ScoreOptions, seed: int
-) -> tuple[dict[int, float], list[dict[int, float]]] | None:
-    """What :func:`judge_bid` weighs: the values of the bids valued with the
-    partner's real hand and with each inferred one; ``None`` when not
+) -> list[Tally] | None:
+    """What :func:`judge_bid` weighs: the bids valued deal by deal with the
+    partner's real hand, then with each inferred one; ``None`` when not
     judged (a bid of 13, or fewer than two bids to value)."""
     if bid == 13 or not partner_hand:
         return None
@@ -115,11 +123,23 @@ def bid_value_sets(
     rng = random.Random(seed)
     partner = partner_of(k.seat)
     limits = Limits(max_deals=options.bid_deals, bids=cands, fast=options.fast)
-    real = bid_values(view, partner_hand, seed, limits)
+    real = bid_tally(view, partner_hand, seed, limits)
     inferred = [
-        bid_values(view, sample_hands(k, rng)[partner], seed, limits)
+        bid_tally(view, sample_hands(k, rng)[partner], seed, limits)
         for _ in range(options.bid_refs)
     ]
+    return [real, *inferred]
+
+
+def bid_value_sets(
+    view: View, partner_hand: int, bid: int, options: ScoreOptions, seed: int
+) -> tuple[dict[int, float], list[dict[int, float]]] | None:
+    """The mean values of :func:`bid_tallies`' tallies: with the partner's
+    real hand and with each inferred one."""
+    tallies = bid_tallies(view, partner_hand, bid, options, seed)
+    if tallies is None:
+        return None
+    real, *inferred = ({b: t.mean(b) for b in t.values} for t in tallies)
     return real, inferred
 
 
@@ -127,9 +147,14 @@ def judge_bid(
     view: View, partner_hand: int, bid: int, options: ScoreOptions, seed: int
 ) -> Judged | None:
     """The evidence of bidding ``bid`` in ``view`` when the partner holds
-    ``partner_hand``; ``None`` when not judged (see :func:`bid_value_sets`)."""
-    sets = bid_value_sets(view, partner_hand, bid, options, seed)
-    if sets is None:
+    ``partner_hand``; ``None`` when not judged (see :func:`bid_tallies`).
+    The choice model is ``options.bid_model``: the softmax of
+    ``bid_beta`` per point, or the cards' argmax over resampled deals."""
+    tallies = bid_tallies(view, partner_hand, bid, options, seed)
+    if tallies is None:
         return None
-    real, inferred = sets
-    return judged(real, inferred, bid, options.bid_beta)
+    real, *inferred = ({b: t.mean(b) for b in t.values} for t in tallies)
+    if options.bid_model == "softmax":
+        return judged(real, inferred, bid, options.bid_beta)
+    model = argmax_log_probs(tallies, options.argmax_draws, options.eps, seed)
+    return verdict(real, inferred, bid, model)

@@ -55,22 +55,25 @@ def log_softmax(values: dict[int, float], beta: float) -> dict[int, float]:
     return {c: beta * v - log_z for c, v in values.items()}
 
 
-def argmax_shares(tallies: Sequence[Tally], draws: int, seed: int) -> list[dict[int, float]]:
+def argmax_shares(
+    tallies: Sequence[Tally], draws: int, seed: int, size: int | None = None
+) -> list[dict[int, float]]:
     """For each tally, the share of ``draws`` resamples of its deals (as
-    many as it has, with replacement, weighted if the tally is) in which
-    each option's mean is the best (ties shared). Every tally is resampled
-    with the same draws, so that the shares are the same function of each
-    (the null of the detector needs the model symmetric)."""
+    many as it has, or ``size``, with replacement, weighted if the tally
+    is) in which each option's mean is the best (ties shared). Every tally
+    is resampled with the same draws, so that the shares are the same
+    function of each (the null of the detector needs the model symmetric)."""
     rng = np.random.default_rng(seed)
     n = max(t.deals for t in tallies)
-    picks = rng.random((draws, n))
+    picks = rng.random((draws, size or n))
     out = []
     for t in tallies:
         options = sorted(t.values)
         m = np.array([t.values[c] for c in options], dtype=float)  # options x deals
         w = np.asarray(t.weights, dtype=float) if t.weights else np.ones(m.shape[1])
         cum = np.cumsum(w) / w.sum()
-        idx = np.minimum(np.searchsorted(cum, picks[:, : m.shape[1]]), m.shape[1] - 1)
+        take = picks if size else picks[:, : m.shape[1]]
+        idx = np.minimum(np.searchsorted(cum, take), m.shape[1] - 1)
         means = np.nanmean(m[:, idx], axis=2)  # options x draws
         best = np.isclose(means, np.nanmax(means, axis=0))
         share = (best / best.sum(axis=0)).mean(axis=1)

@@ -26,13 +26,15 @@ from .colluders import COLLUDER_RATES, COLLUDER_STRENGTHS, make_colluder
 from .evidence import Evidence
 from .games import play_deals
 from .panel import HONEST, make_honest
-from .scorer import FLAG_Z, POLICY_FLAG_Z, ScoreOptions, flagged, policy_by_hand, score_parts
+from .scorer import FLAG_Z, POLICY_FLAG_Z, ScoreOptions, flagged, score_parts
 
 __all__ = [
     "BENCH_OPTIONS",
     "CURVE_DEALS",
     "Table",
-    "add_policy",
+    "evidence_fields",
+    "evidence_of",
+    "make_team",
     "pair_hands",
     "plan",
     "run_table",
@@ -140,11 +142,11 @@ def run_table(table: Table, deals: int, options: ScoreOptions = BENCH_OPTIONS) -
             if g.hands[h_index].plays:
                 hands.append(
                     [
-                        _fields(c + b.scaled(options.bid_weight))
+                        evidence_fields(c + b.scaled(options.bid_weight))
                         for c, b in zip(by_c, by_b, strict=True)
                     ]
                 )
-                bid_hands.append([_fields(b) for b in by_b])
+                bid_hands.append([evidence_fields(b) for b in by_b])
     return {
         "id": table.id,
         "a": table.a,
@@ -157,43 +159,13 @@ def run_table(table: Table, deals: int, options: ScoreOptions = BENCH_OPTIONS) -
         "hands": hands,
         "bid_hands": bid_hands,
         "bid_weight": options.bid_weight,
+        "bid_model": options.bid_model,
     }
 
 
-def add_policy(
-    table: Table, row: dict[str, Any], options: ScoreOptions = BENCH_OPTIONS
-) -> dict[str, Any]:
-    """``row`` (a table measured before the second statistic) with it added:
-    the table's games are played again from the same seeds, checked to be
-    the same games (every team's points), and only the second statistic is
-    computed. Raises ``ValueError`` when the games differ."""
-    t0 = time.monotonic()
-    a = make_team(table.a, table.seed * 10)
-    b = make_team(table.b, table.seed * 10 + 5)
-    games = play_deals([a[0], b[0], a[1], b[1]], row["deals"], table.seed)
-    points = [0, 0]
-    extra: list[list[list[float]]] = []
-    for g in games:
-        for h in replay(g).history:
-            for s in range(4):
-                points[team_of(s)] += h.deltas[s]
-        for h_index, by_seat in enumerate(policy_by_hand(g, options)):
-            if g.hands[h_index].plays:
-                extra.append([[e.policy_decisions, e.policy] for e in by_seat])
-    if points != row["points"] or len(extra) != len(row["hands"]):
-        raise ValueError(f"{table.id}: not the same games ({points} against {row['points']})")
-    out = dict(row)
-    out["hands"] = [
-        [[*seat[:7], *more] for seat, more in zip(hand, pol, strict=True)]
-        for hand, pol in zip(row["hands"], extra, strict=True)
-    ]
-    if "bid_hands" in row:
-        out["bid_hands"] = [[[*seat[:7], 0, 0.0] for seat in hand] for hand in row["bid_hands"]]
-    out["policy_seconds"] = round(time.monotonic() - t0, 1)
-    return out
-
-
-def _fields(e: Evidence) -> list[float]:
+def evidence_fields(e: Evidence) -> list[float]:
+    """A hand's evidence of a seat as a table's row keeps it (the inverse
+    of :func:`evidence_of`)."""
     return [
         e.decisions,
         e.llr,
@@ -207,7 +179,7 @@ def _fields(e: Evidence) -> list[float]:
     ]
 
 
-def _evidence(row: Sequence[float]) -> Evidence:
+def evidence_of(row: Sequence[float]) -> Evidence:
     """A hand's evidence of a seat from its fields (a row scored before
     the second statistic has seven, and none of it)."""
     d, llr, sq, gain, disc, at, ar, *policy = row
@@ -305,7 +277,7 @@ def pair_hands(
     ``key`` (see :func:`_hand_rows`)."""
     hands = _hand_rows(row, key, bid_weight)
     return [
-        (team, spec, [(_evidence(h[team]) + _evidence(h[team + 2])).closed() for h in hands])
+        (team, spec, [(evidence_of(h[team]) + evidence_of(h[team + 2])).closed() for h in hands])
         for team, spec in ((0, row["a"]), (1, row["b"]))
     ]
 

@@ -123,8 +123,9 @@ class ScoreOptions:
     of the deals valued, ``argmax_draws`` resamples, mixed with ``eps`` of
     the uniform; :func:`.choice.argmax_log_probs`) or ``"softmax"`` (of
     ``beta`` per point). Bids (``bids`` on): ``bid_deals`` simulated hands
-    per partner hand, ``bid_refs`` inferred partner hands, softmax
-    ``bid_beta`` per point, each bid's ``l`` weighted by ``bid_weight`` in
+    per partner hand, ``bid_refs`` inferred partner hands, ``bid_model``
+    (``"softmax"`` of ``bid_beta`` per point, or ``"argmax"`` as the
+    cards'), each bid's ``l`` weighted by ``bid_weight`` in
     its hand's sum (1: as is; other weights were tried, docs/fair-play.md,
     "Bids"). ``fast``: values on the search's fast path (rollouts and the
     exact solver in C; the same values as in Python, sooner)."""
@@ -145,12 +146,15 @@ class ScoreOptions:
     policy_threshold: float = POLICY_FLAG_Z
     fast: bool = True
     card_model: Literal["argmax", "softmax"] = "argmax"
+    bid_model: Literal["argmax", "softmax"] = "argmax"
     argmax_draws: int = 400
     eps: float = 0.1
 
     def __post_init__(self) -> None:
-        if self.card_model not in ("argmax", "softmax"):
-            raise ValueError(f"card_model is 'argmax' or 'softmax', not {self.card_model!r}")
+        for name in ("card_model", "bid_model"):
+            model = getattr(self, name)
+            if model not in ("argmax", "softmax"):
+                raise ValueError(f"{name} is 'argmax' or 'softmax', not {model!r}")
         if not 0.0 < self.eps <= 1.0 or self.argmax_draws < 1:
             raise ValueError("eps is in (0, 1] and argmax_draws at least 1")
 
