@@ -33,6 +33,8 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import json
+import math
+import statistics
 import multiprocessing
 import sys
 import time
@@ -45,6 +47,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from fourhundred.bots.fairplay.measure import (
     BENCH_OPTIONS,
     Table,
+    pairs_of,
     plan,
     run_table,
     summarise,
@@ -124,6 +127,22 @@ def _print(console: Console, s: dict[str, Any]) -> None:
         )
 
 
+def _print_paired(
+    console: Console, rows: list[dict[str, Any]], others: list[dict[str, Any]]
+) -> None:
+    """Pair by pair on the same games, this run's first score after 50
+    deals less the other run's, by kind of pair: mean (standard error)."""
+    theirs = {(p.table, p.spec): p.at(50).z for p in pairs_of(others)}
+    diffs: dict[str, list[float]] = {}
+    for p in pairs_of(rows):
+        if (p.table, p.spec) in theirs:
+            diffs.setdefault(p.spec, []).append(p.at(50).z - theirs[p.table, p.spec])
+    console.print("first score less the other run's, same pairs: mean (standard error)")
+    for spec, d in sorted(diffs.items()):
+        se = statistics.stdev(d) / math.sqrt(len(d)) if len(d) > 1 else float("nan")
+        console.print(f"  {spec:26} {statistics.mean(d):+.3f} ({se:.3f}) over {len(d)}")
+
+
 def _args() -> argparse.Namespace:
     ap = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
     ap.add_argument("--rounds", type=int, default=5)
@@ -182,10 +201,12 @@ def main() -> None:
         "bid_model": args.bid_model,
     }
     if args.same_tables_as is not None:
-        other = {r["id"] for r in _load(args.same_tables_as / "tables.jsonl")}
+        others = _load(args.same_tables_as / "tables.jsonl")
+        other = {r["id"] for r in others}
         rows = [r for r in rows if r["id"] in other]
         found = summarise(rows, args.threshold, args.bid_weight, args.policy_threshold)
         _print(console, {**meta, **found})
+        _print_paired(console, rows, [r for r in others if r["id"] in done])
         return
     start = time.monotonic()
     with Progress(

@@ -97,6 +97,17 @@ def test_quick_run_scores_checkpoints_and_resumes(tmp_path: Path) -> None:
     with pytest.raises(ValueError, match="not the same games"):
         rebid(Table(other["id"], other["a"], other["b"], other["seed"]), other)
 
+    # The thresholds' rule, on the honest pairs alone.
+    rule = subprocess.run(
+        [sys.executable, str(BENCH.parent / "fairplay_threshold.py"), "--out", str(tmp_path)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=True,
+    ).stdout.splitlines()
+    assert rule[0] == "2 tables, 3 honest pairs after 50 deals"
+    assert rule[-1].startswith(("the rule: both at", "honest pairs at either", "no tenth"))
+
     # Another run's tables: the summary of those in both, printed only.
     one = tmp_path / "one"
     one.mkdir()

@@ -12,7 +12,8 @@ rollouts and the exact solver for the last tricks:
 
 Under a choice model (:mod:`.choice`: the chance that each card is the
 best of a resample of the deals valued; a softmax of ``beta`` per point
-before session 22, and still for bids), the evidence of the decision is
+before session 22, and for bids before session 24), the evidence of the
+decision is
 ``log p_v(card) - mean_j log p_u_j(card)``. An honest player's
 card depends on their view only, and given that view the real partner hand
 is one more draw of the inferred ones, so the evidence averages zero; a
