@@ -34,8 +34,8 @@ import argparse
 import dataclasses
 import json
 import math
-import statistics
 import multiprocessing
+import statistics
 import sys
 import time
 from pathlib import Path
