@@ -1,7 +1,8 @@
 """What the collusion detector costs the server: one core's seconds to judge
 one finished game (``score_by_hand``: the bids, the cards and the second
-statistic), with the detector's options, with those of session 21 (the
-cards' softmax instead of the argmax model) and with those it had before
+statistic), with the detector's options, with those of session 23 (the
+bids' softmax instead of the argmax model), of session 21 (the cards'
+softmax too) and with those it had before
 session 21 (4 deals per partner hand, worked out in Python, the flat
 second statistic, the softmax), on the same games.
 
@@ -33,9 +34,14 @@ from fourhundred.engine import GameRecord
 
 WAYS: dict[str, ScoreOptions] = {
     "now": ScoreOptions(),
-    "s21": ScoreOptions(card_model="softmax"),
+    "s23": ScoreOptions(bid_model="softmax"),
+    "s21": ScoreOptions(card_model="softmax", bid_model="softmax"),
     "before": ScoreOptions(
-        deals=4, fast=False, policy=PolicyModel(weighting="flat"), card_model="softmax"
+        deals=4,
+        fast=False,
+        policy=PolicyModel(weighting="flat"),
+        card_model="softmax",
+        bid_model="softmax",
     ),
 }
 
