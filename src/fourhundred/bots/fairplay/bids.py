@@ -137,8 +137,11 @@ def bid_value_sets(
     """The mean values of :func:`bid_tallies`' tallies: with the partner's
     real hand and with each inferred one."""
     tallies = bid_tallies(view, partner_hand, bid, options, seed)
-    if tallies is None:
-        return None
+    return None if tallies is None else _means(tallies)
+
+
+def _means(tallies: list[Tally]) -> tuple[dict[int, float], list[dict[int, float]]]:
+    """Each bid's mean of the first tally (the real hand's) and of the rest."""
     real, *inferred = ({b: t.mean(b) for b in t.values} for t in tallies)
     return real, inferred
 
@@ -153,7 +156,7 @@ def judge_bid(
     tallies = bid_tallies(view, partner_hand, bid, options, seed)
     if tallies is None:
         return None
-    real, *inferred = ({b: t.mean(b) for b in t.values} for t in tallies)
+    real, inferred = _means(tallies)
     if options.bid_model == "softmax":
         return judged(real, inferred, bid, options.bid_beta)
     model = argmax_log_probs(tallies, options.argmax_draws, options.eps, seed)

@@ -40,6 +40,7 @@ __all__ = [
     "run_table",
     "summarise",
     "table_round",
+    "weighed_fields",
     "wilson",
 ]
 
@@ -224,7 +225,7 @@ class Pair:
         return flagged(self.cumulative[n - 1], threshold, policy_threshold, n)
 
 
-def _weighed(fields: Sequence[float], weight: float) -> list[float]:
+def weighed_fields(fields: Sequence[float], weight: float) -> list[float]:
     """Evidence fields with ``l`` multiplied by ``weight`` (as ``Evidence.scaled``)."""
     out = list(fields)
     out[1] *= weight
@@ -250,9 +251,9 @@ def _hand_rows(
     for hs, bs in zip(row["hands"], row["bid_hands"], strict=True):
         seats = []
         for h, b in zip(hs, bs, strict=True):
-            card = [x - y for x, y in zip(h, _weighed(b, recorded), strict=True)]
+            card = [x - y for x, y in zip(h, weighed_fields(b, recorded), strict=True)]
             if key == "hands":
-                card = [x + y for x, y in zip(card, _weighed(b, w), strict=True)]
+                card = [x + y for x, y in zip(card, weighed_fields(b, w), strict=True)]
             seats.append(card)
         out.append(seats)
     return out

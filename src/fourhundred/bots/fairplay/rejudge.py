@@ -12,18 +12,17 @@ of hundreds of tables, not the hours of the cards' rollouts).
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
+from collections.abc import Callable
 from typing import Any
 
 from fourhundred.engine import GameRecord, replay, team_of
 
-from .bids import bid_decisions, judge_bid
 from .evidence import Evidence
 from .games import play_deals
-from .measure import Table, evidence_fields, make_team
-from .scorer import ScoreOptions, bid_seed, policy_by_hand
+from .measure import Table, evidence_fields, make_team, weighed_fields
+from .scorer import ScoreOptions, bids_by_hand, policy_by_hand
 
-__all__ = ["add_policy", "bids_by_hand", "rebid"]
+__all__ = ["add_policy", "rebid"]
 
 
 def _games(table: Table, row: dict[str, Any]) -> list[GameRecord]:
@@ -42,15 +41,21 @@ def _games(table: Table, row: dict[str, Any]) -> list[GameRecord]:
     return games
 
 
-def _played(games: Sequence[GameRecord], by_game: Sequence[list[list[Evidence]]]) -> list[Any]:
-    """Of each game's evidence by hand, the hands that were played (a table
-    keeps those only), in order."""
-    return [
-        hand
-        for g, hands in zip(games, by_game, strict=True)
-        for h_index, hand in enumerate(hands)
-        if g.hands[h_index].plays
-    ]
+def _judged_again(
+    table: Table,
+    row: dict[str, Any],
+    judge: Callable[[GameRecord], list[list[Evidence]]],
+    key: str,
+) -> list[list[Evidence]]:
+    """The evidence by hand and seat that ``judge`` gives of the table's
+    games played again, of the hands that were played (a table keeps those
+    only); ``ValueError`` when they are not the games of ``row`` (every
+    team's points, and as many hands as ``row[key]``)."""
+    games = _games(table, row)
+    hands = [hand for g in games for h_index, hand in enumerate(judge(g)) if g.hands[h_index].plays]
+    if len(hands) != len(row[key]):
+        raise ValueError(f"{table.id}: not the same games ({len(hands)} hands played)")
+    return hands
 
 
 def add_policy(
@@ -61,10 +66,7 @@ def add_policy(
     games differ."""
     options = options or ScoreOptions()
     t0 = time.monotonic()
-    games = _games(table, row)
-    hands = _played(games, [policy_by_hand(g, options) for g in games])
-    if len(hands) != len(row["hands"]):
-        raise ValueError(f"{table.id}: not the same games ({len(hands)} hands played)")
+    hands = _judged_again(table, row, lambda g: policy_by_hand(g, options), "hands")
     out = dict(row)
     out["hands"] = [
         [[*seat[:7], e.policy_decisions, e.policy] for seat, e in zip(old, new, strict=True)]
@@ -76,30 +78,15 @@ def add_policy(
     return out
 
 
-def bids_by_hand(record: GameRecord, options: ScoreOptions) -> list[list[Evidence]]:
-    """Each hand's evidence by seat of the bids alone (as
-    :func:`.scorer.score_parts` gives them, without judging the cards)."""
-    out = [[Evidence() for _ in range(4)] for _ in record.hands]
-    for b in bid_decisions(record):
-        j = judge_bid(b.view, b.partner_hand, b.bid, options, bid_seed(options, b))
-        if j is not None:
-            out[b.hand][b.seat].add(
-                j.llr,
-                gain=j.gain,
-                discriminating=j.discriminating,
-                agrees_true=j.agrees_true,
-                agrees_ref=j.agrees_ref,
-            )
-    return out
-
-
 def _swap(total: list[float], old: list[float], new: list[float], weight: float) -> list[float]:
     """A hand's fields of cards and bids together with the bids ``old``
-    replaced by ``new`` (both entered at ``weight``, as
-    ``Evidence.scaled``: ``l`` times the weight, its square times its
-    square)."""
-    scale = [1.0, weight, weight * weight, *[1.0] * (len(total) - 3)]
-    return [t - o * w + n * w for t, o, n, w in zip(total, old, new, scale, strict=False)]
+    replaced by ``new`` (both entered at ``weight``, :func:`.measure.weighed_fields`)."""
+    return [
+        t - o + n
+        for t, o, n in zip(
+            total, weighed_fields(old, weight), weighed_fields(new, weight), strict=False
+        )
+    ]
 
 
 def rebid(table: Table, row: dict[str, Any], options: ScoreOptions | None = None) -> dict[str, Any]:
@@ -109,10 +96,7 @@ def rebid(table: Table, row: dict[str, Any], options: ScoreOptions | None = None
     differ."""
     options = options or ScoreOptions()
     t0 = time.monotonic()
-    games = _games(table, row)
-    hands = _played(games, [bids_by_hand(g, options) for g in games])
-    if len(hands) != len(row["bid_hands"]):
-        raise ValueError(f"{table.id}: not the same games ({len(hands)} hands played)")
+    hands = _judged_again(table, row, lambda g: bids_by_hand(g, options), "bid_hands")
     new = [[evidence_fields(e) for e in hand] for hand in hands]
     weight = row.get("bid_weight", 1.0)
     out = dict(row)

@@ -69,6 +69,7 @@ __all__ = [
     "Judged",
     "ScoreOptions",
     "SeatScore",
+    "bids_by_hand",
     "flagged",
     "judge",
     "play_decisions",
@@ -269,18 +270,29 @@ def score_parts(
     options = options or ScoreOptions()
     rec = record if isinstance(record, GameRecord) else GameRecord.from_dict(record)
     cards = [[Evidence() for _ in range(4)] for _ in rec.hands]
-    bids = [[Evidence() for _ in range(4)] for _ in rec.hands]
     for d in play_decisions(rec):  # one replay of the record for both statistics
         j = judge(d.view, d.partner_hand, d.card, options, decision_seed(options, d))
         if j is not None:
             _add(cards[d.hand][d.seat], j)
         _add_policy(cards, d, options)
-    if options.bids:
-        for b in bid_decisions(rec):
-            j = judge_bid(b.view, b.partner_hand, b.bid, options, bid_seed(options, b))
-            if j is not None:
-                _add(bids[b.hand][b.seat], j)
-    return cards, bids
+    if not options.bids:
+        return cards, [[Evidence() for _ in range(4)] for _ in rec.hands]
+    return cards, bids_by_hand(rec, options)
+
+
+def bids_by_hand(
+    record: GameRecord | dict[str, Any], options: ScoreOptions | None = None
+) -> list[list[Evidence]]:
+    """Each hand's evidence by seat of the bids alone (unweighted; what
+    :func:`score_parts` gives apart, without judging the cards)."""
+    options = options or ScoreOptions()
+    rec = record if isinstance(record, GameRecord) else GameRecord.from_dict(record)
+    out = [[Evidence() for _ in range(4)] for _ in rec.hands]
+    for b in bid_decisions(rec):
+        j = judge_bid(b.view, b.partner_hand, b.bid, options, bid_seed(options, b))
+        if j is not None:
+            _add(out[b.hand][b.seat], j)
+    return out
 
 
 def _add_policy(into: list[list[Evidence]], d: PlayDecision, options: ScoreOptions) -> None:
