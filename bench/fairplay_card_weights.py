@@ -224,12 +224,9 @@ def _bid_llrs(row: list[Any], how: Scoring) -> dict[str, float]:
     shares were kept ``bids-am`` (the argmax over resamples of all the
     deals valued) and ``bids-am16`` (of 16 of them)."""
     out = {"bids": _llr(row, how.bid_beta, how.bid_refs)[0]}
-    if len(row) > 5:
-        n = 1 + (min(how.bid_refs, len(row[4])) if how.bid_refs else len(row[4]))
-        real, *refs = (_keys(v) for v in [row[3], *row[4]][:n])
-        for col, shares in (("bids-am", row[5]), ("bids-am16", row[6])):
-            model = [smoothed_log(_keys(sh), how.eps) for sh in shares[:n]]
-            out[col] = verdict(real, refs, row[2], model).llr
+    if len(row) > 5:  # scored as a card's stored shares are, one set of shares at a time
+        out["bids-am"] = _argmax_llr(row[:6], how.bid_refs, how.eps)
+        out["bids-am16"] = _argmax_llr([*row[:5], row[6]], how.bid_refs, how.eps)
     return out
 
 
