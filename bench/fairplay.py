@@ -4,7 +4,8 @@ honest pairs flagged (false positives) after 50 deals (docs/fair-play.md).
     .venv/bin/python bench/fairplay.py [--rounds R] [--deals N] [--seed S]
         [--workers W] [--max-minutes M] [--out DIR] [--quick] [--summary-only]
         [--threshold Z] [--policy-threshold Z] [--bid-weight W] [--from-round R]
-        [--add-policy FROM] [--rebid FROM] [--bid-model M] [--same-tables-as OTHER]
+        [--add-policy FROM] [--rebid FROM] [--bid-model M] [--recard FROM]
+        [--infer-batch N] [--same-tables-as OTHER]
 
 Each round plays one table (``--deals`` hands, game after game) for every
 colluder (strength x rate of cheating) against an honest pair, and four
@@ -22,7 +23,10 @@ on, default all). ``--add-policy FROM``: the tables of ``FROM/tables.jsonl``
 checked to be the same games, with the second statistic added (minutes,
 not the hour of the rollouts), written to ``--out``. ``--rebid FROM``: the
 same, with the bids judged again by the detector as it now is (or with
-``--bid-model``) and the cards' evidence kept. ``--same-tables-as
+``--bid-model``) and the cards' evidence kept. ``--recard FROM``: the
+same, with the cards' first statistic judged again (or with its inferred
+partner hands each kept of ``--infer-batch`` deals), the bids and the
+second statistic kept (about half a minute a table). ``--same-tables-as
 OTHER`` (with ``--summary-only``): only the tables also in
 ``OTHER/tables.jsonl`` (the same games, scored by another version of the
 detector), printed and not written to ``DIR/summary.json``.
@@ -53,22 +57,24 @@ from fourhundred.bots.fairplay.measure import (
     summarise,
     table_round,
 )
-from fourhundred.bots.fairplay.rejudge import add_policy, rebid
+from fourhundred.bots.fairplay.rejudge import add_policy, rebid, recard
 from fourhundred.bots.fairplay.scorer import FLAG_Z, POLICY_FLAG_Z, ScoreOptions
 
 Job = tuple[Table, int | dict[str, Any], str, ScoreOptions]
 """A table, the deals to play (or its row measured before), what to do
-(``play``, ``policy``: add the second statistic, ``rebid``) and how."""
+(``play``, ``policy``: add the second statistic, ``rebid``, ``recard``)
+and how."""
 
 DEFAULT_OUT = Path(__file__).parent / "results" / "fairplay"
 
 
 def _job(args: Job) -> dict[str, Any]:
     """A table played and scored, or (given its old row) the second
-    statistic added to it or its bids judged again."""
+    statistic added to it or its bids or cards judged again."""
     table, job, what, options = args
     if isinstance(job, dict):
-        return rebid(table, job, options) if what == "rebid" else add_policy(table, job, options)
+        again = {"rebid": rebid, "recard": recard, "policy": add_policy}[what]
+        return again(table, job, options)
     return run_table(table, job, options)
 
 
@@ -161,6 +167,8 @@ def _args() -> argparse.Namespace:
     ap.add_argument("--add-policy", type=Path, default=None, metavar="FROM")
     ap.add_argument("--rebid", type=Path, default=None, metavar="FROM")
     ap.add_argument("--bid-model", choices=("argmax", "softmax"), default=BENCH_OPTIONS.bid_model)
+    ap.add_argument("--recard", type=Path, default=None, metavar="FROM")
+    ap.add_argument("--infer-batch", type=int, default=BENCH_OPTIONS.infer_batch)
     ap.add_argument("--from-round", type=int, default=0)
     ap.add_argument("--same-tables-as", type=Path, default=None, metavar="OTHER")
     args = ap.parse_args()
@@ -182,11 +190,13 @@ def main() -> None:
     rows = _load(log)
     done = {r["id"] for r in rows}
     tables = [t for t in plan(args.rounds, args.seed, args.quick) if t.id not in done]
-    options = dataclasses.replace(BENCH_OPTIONS, bid_model=args.bid_model)
+    options = dataclasses.replace(
+        BENCH_OPTIONS, bid_model=args.bid_model, infer_batch=args.infer_batch
+    )
     jobs: list[Job] = [(t, args.deals, "play", options) for t in tables]
-    again = args.rebid or args.add_policy
+    again = args.rebid or args.recard or args.add_policy
     if again is not None:
-        what = "rebid" if args.rebid else "policy"
+        what = "rebid" if args.rebid else "recard" if args.recard else "policy"
         old = [r for r in _load(again / "tables.jsonl") if r["id"] not in done]
         jobs = [(Table(r["id"], r["a"], r["b"], r["seed"]), r, what, options) for r in old]
     if args.summary_only:
@@ -199,6 +209,7 @@ def main() -> None:
         "policy_threshold": args.policy_threshold,
         "bid_weight": args.bid_weight,
         "bid_model": args.bid_model,
+        "infer_batch": args.infer_batch,
     }
     if args.same_tables_as is not None:
         others = _load(args.same_tables_as / "tables.jsonl")
@@ -225,7 +236,11 @@ def main() -> None:
                     f.write(json.dumps(row) + "\n")
                 _write_summary(out, rows, meta)
                 progress.advance(task)
-                took = row.get("rebid_seconds", row.get("policy_seconds", row["seconds"]))
+                took = next(
+                    row[k]
+                    for k in ("recard_seconds", "rebid_seconds", "policy_seconds", "seconds")
+                    if k in row
+                )
                 progress.console.print(f"{row['id']}: {took} s")
                 minutes = (time.monotonic() - start) / 60
                 if args.max_minutes is not None and minutes > args.max_minutes:

@@ -1,9 +1,9 @@
 """bench/fairplay.py end to end on a tiny run (--quick, 2 deals): the
 tables are played, scored, checkpointed and summarised, and a second run
 resumes instead of playing them again; a table measured before the second
-statistic gets it added (--add-policy) and a table's bids are judged
-again (--rebid) from the same games, and games that are not the same are
-refused."""
+statistic gets it added (--add-policy) and a table's bids (--rebid) or
+cards (--recard) are judged again from the same games, and games that are
+not the same are refused."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from fourhundred.bots.fairplay.measure import Table, plan, summarise, wilson
-from fourhundred.bots.fairplay.rejudge import add_policy, rebid
+from fourhundred.bots.fairplay.rejudge import add_policy, rebid, recard
 
 BENCH = Path(__file__).resolve().parents[2] / "bench" / "fairplay.py"
 
@@ -96,6 +96,27 @@ def test_quick_run_scores_checkpoints_and_resumes(tmp_path: Path) -> None:
     assert any(_flat(soft[r["id"]]["bid_hands"]) != _flat(r["bid_hands"]) for r in rows)
     with pytest.raises(ValueError, match="not the same games"):
         rebid(Table(other["id"], other["a"], other["b"], other["seed"]), other)
+
+    # The cards judged again (--recard): with the same inferred hands, the
+    # same hands; with others (each kept of 4 deals, not 48), other cards'
+    # evidence and the same bids and second statistic; and back again.
+    _run(tmp_path / "card-same", "--recard", str(tmp_path))
+    _run(tmp_path / "card-4", "--recard", str(tmp_path), "--infer-batch", "4")
+    _run(tmp_path / "card-back", "--recard", str(tmp_path / "card-4"))
+    same, four, back = (
+        {r["id"]: r for r in map(json.loads, (tmp_path / d / "tables.jsonl").open())}
+        for d in ("card-same", "card-4", "card-back")
+    )
+    for r in rows:
+        for again in (same[r["id"]], back[r["id"]]):
+            assert _flat(again["hands"]) == pytest.approx(_flat(r["hands"]))
+        assert four[r["id"]]["infer_batch"] == 4
+        assert four[r["id"]]["bid_hands"] == r["bid_hands"]
+        policy = [seat[7:] for hand in four[r["id"]]["hands"] for seat in hand]
+        assert policy == [seat[7:] for hand in r["hands"] for seat in hand]
+    assert any(_cards(four[r["id"]]) != pytest.approx(_cards(r)) for r in rows)
+    with pytest.raises(ValueError, match="not the same games"):
+        recard(Table(other["id"], other["a"], other["b"], other["seed"]), other)
 
     # The thresholds' rule, on the honest pairs alone.
     rule = subprocess.run(

@@ -6,7 +6,11 @@ of hundreds of tables, not the hours of the cards' rollouts).
 * :func:`add_policy`: the second statistic added to a table measured
   before it existed;
 * :func:`rebid`: the bids judged again (another choice model for them,
-  ``ScoreOptions.bid_model``), the cards' evidence kept.
+  ``ScoreOptions.bid_model``), the cards' evidence kept;
+* :func:`recard`: the cards' first statistic judged again (other inferred
+  partner hands, ``ScoreOptions.infer_batch``), the bids and the second
+  statistic kept (the cards' rollouts: the slow part, about half a minute
+  a table of 50 deals).
 """
 
 from __future__ import annotations
@@ -20,9 +24,9 @@ from fourhundred.engine import GameRecord, replay, team_of
 from .evidence import Evidence
 from .games import play_deals
 from .measure import Table, evidence_fields, make_team, weighed_fields
-from .scorer import ScoreOptions, bids_by_hand, policy_by_hand
+from .scorer import ScoreOptions, bids_by_hand, cards_by_hand, policy_by_hand
 
-__all__ = ["add_policy", "rebid"]
+__all__ = ["add_policy", "rebid", "recard"]
 
 
 def _games(table: Table, row: dict[str, Any]) -> list[GameRecord]:
@@ -107,4 +111,41 @@ def rebid(table: Table, row: dict[str, Any], options: ScoreOptions | None = None
     out["bid_hands"] = new
     out["bid_model"] = options.bid_model
     out["rebid_seconds"] = round(time.monotonic() - t0, 1)
+    return out
+
+
+CARD_FIELDS = 7
+"""The fields of a row's evidence that the first statistic fills (the rest
+are the second statistic's, :func:`.measure.evidence_fields`)."""
+
+
+def recard(
+    table: Table, row: dict[str, Any], options: ScoreOptions | None = None
+) -> dict[str, Any]:
+    """``row`` with its cards' first statistic judged again by ``options``;
+    the bids' evidence and the second statistic are kept. Raises
+    ``ValueError`` when the games differ."""
+    options = options or ScoreOptions()
+    t0 = time.monotonic()
+    hands = _judged_again(table, row, lambda g: cards_by_hand(g, options), "hands")
+    weight = row.get("bid_weight", 1.0)
+    bid_rows = row.get("bid_hands") or [[[0.0] * CARD_FIELDS] * 4 for _ in hands]
+    out = dict(row)
+    out["hands"] = [
+        [
+            [
+                c + b
+                for c, b in zip(
+                    evidence_fields(e)[:CARD_FIELDS],
+                    weighed_fields(bid, weight)[:CARD_FIELDS],
+                    strict=True,
+                )
+            ]
+            + list(total[CARD_FIELDS:])
+            for e, bid, total in zip(new, bids, old, strict=True)
+        ]
+        for new, bids, old in zip(hands, bid_rows, row["hands"], strict=True)
+    ]
+    out["infer_batch"] = options.infer_batch
+    out["recard_seconds"] = round(time.monotonic() - t0, 1)
     return out

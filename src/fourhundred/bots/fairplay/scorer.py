@@ -36,7 +36,7 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final, Literal
 
@@ -70,6 +70,7 @@ __all__ = [
     "ScoreOptions",
     "SeatScore",
     "bids_by_hand",
+    "cards_by_hand",
     "flagged",
     "judge",
     "play_decisions",
@@ -134,7 +135,7 @@ class ScoreOptions:
 
     deals: int = 16
     refs: int = 2
-    infer_batch: int = 12
+    infer_batch: int = 48
     beta: float = 0.3
     exact: int = 3
     seed: int = 0
@@ -190,7 +191,7 @@ def card_tallies(
     rng = random.Random(seed)
     limits = Limits(max_deals=options.deals, exact=options.exact, fast=options.fast)
     real = card_tally(view, partner_hand, seed, limits)
-    infer = PlayInference(view, batch=options.infer_batch)
+    infer = PlayInference(view, batch=options.infer_batch, fast=options.fast)
     partner = partner_of(k.seat)
     refs = [card_tally(view, infer(k, rng)[partner], seed, limits) for _ in range(options.refs)]
     return [real, *refs]
@@ -262,6 +263,13 @@ def _add(e: Evidence, j: Judged) -> None:
     )
 
 
+def _add_card(into: list[list[Evidence]], d: PlayDecision, options: ScoreOptions) -> None:
+    """Add the first statistic of the card of ``d`` to ``into[hand][seat]``."""
+    j = judge(d.view, d.partner_hand, d.card, options, decision_seed(options, d))
+    if j is not None:
+        _add(into[d.hand][d.seat], j)
+
+
 def score_parts(
     record: GameRecord | dict[str, Any], options: ScoreOptions | None = None
 ) -> tuple[list[list[Evidence]], list[list[Evidence]]]:
@@ -271,9 +279,7 @@ def score_parts(
     rec = record if isinstance(record, GameRecord) else GameRecord.from_dict(record)
     cards = [[Evidence() for _ in range(4)] for _ in rec.hands]
     for d in play_decisions(rec):  # one replay of the record for both statistics
-        j = judge(d.view, d.partner_hand, d.card, options, decision_seed(options, d))
-        if j is not None:
-            _add(cards[d.hand][d.seat], j)
+        _add_card(cards, d, options)
         _add_policy(cards, d, options)
     if not options.bids:
         return cards, [[Evidence() for _ in range(4)] for _ in rec.hands]
@@ -303,17 +309,34 @@ def _add_policy(into: list[list[Evidence]], d: PlayDecision, options: ScoreOptio
         into[d.hand][d.seat].add_policy(pl)
 
 
+def _by_hand(
+    record: GameRecord | dict[str, Any],
+    options: ScoreOptions | None,
+    add: Callable[[list[list[Evidence]], PlayDecision, ScoreOptions], None],
+) -> list[list[Evidence]]:
+    options = options or ScoreOptions()
+    rec = record if isinstance(record, GameRecord) else GameRecord.from_dict(record)
+    out = [[Evidence() for _ in range(4)] for _ in rec.hands]
+    for d in play_decisions(rec):
+        add(out, d, options)
+    return out
+
+
 def policy_by_hand(
     record: GameRecord | dict[str, Any], options: ScoreOptions | None = None
 ) -> list[list[Evidence]]:
     """Each hand's evidence by seat of the second statistic alone (the
     cheap part of the detector: no rollouts)."""
-    options = options or ScoreOptions()
-    rec = record if isinstance(record, GameRecord) else GameRecord.from_dict(record)
-    out = [[Evidence() for _ in range(4)] for _ in rec.hands]
-    for d in play_decisions(rec):
-        _add_policy(out, d, options)
-    return out
+    return _by_hand(record, options, _add_policy)
+
+
+def cards_by_hand(
+    record: GameRecord | dict[str, Any], options: ScoreOptions | None = None
+) -> list[list[Evidence]]:
+    """Each hand's evidence by seat of the first statistic's cards alone
+    (what :func:`score_parts` gives of the cards, without the second
+    statistic)."""
+    return _by_hand(record, options, _add_card)
 
 
 def score_by_hand(
