@@ -11,6 +11,7 @@ import json
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -43,50 +44,76 @@ def _cards(row: dict[str, object]) -> list[float]:
     return [t - b for t, b in zip(_flat(row["hands"]), _flat(row["bid_hands"]), strict=True)]
 
 
-def test_quick_run_scores_checkpoints_and_resumes(tmp_path: Path) -> None:
-    first = _run(tmp_path)
+@pytest.fixture(scope="module")
+def quick(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, object]]:
+    """A quick run (two tables of 2 deals), its directory and printed figures."""
+    out = tmp_path_factory.mktemp("quick")
+    return out, _run(out)
+
+
+def _rows(out: Path) -> list[dict[str, Any]]:
+    return [json.loads(x) for x in (out / "tables.jsonl").read_text().splitlines()]
+
+
+def _by_id(out: Path) -> dict[str, dict[str, Any]]:
+    return {r["id"]: r for r in _rows(out)}
+
+
+def _not_the_same(rows: list[dict[str, Any]]) -> tuple[Table, dict[str, Any]]:
+    """A table and a row whose games are not the table's (other points)."""
+    other = {**rows[0], "points": [p + 1 for p in rows[0]["points"]]}
+    return Table(other["id"], other["a"], other["b"], other["seed"]), other
+
+
+def test_quick_run_scores_checkpoints_and_resumes(
+    quick: tuple[Path, dict[str, object]],
+) -> None:
+    out, first = quick
     assert first["tables"] == 2
     assert first["deals"] == 2
-    rows = [json.loads(x) for x in (tmp_path / "tables.jsonl").read_text().splitlines()]
+    rows = _rows(out)
     assert sorted(r["id"] for r in rows) == ["q0-c", "q0-h"]
     assert all(len(r["hands"]) == 2 for r in rows)
     assert all(len(r["bid_hands"]) == 2 for r in rows)  # the bids' share, kept apart
-    summary = json.loads((tmp_path / "summary.json").read_text())
+    summary = json.loads((out / "summary.json").read_text())
     assert summary["by_pair"]["colluder:search:1.0"]["pairs"] == 1
     assert summary["by_pair"]["colluder:search:1.0"]["bids_judged"] >= 2
-    again = _run(tmp_path)
+    again = _run(out)
     assert again == first  # nothing played twice: the same tables, the same figures
-    assert len((tmp_path / "tables.jsonl").read_text().splitlines()) == 2
+    assert len((out / "tables.jsonl").read_text().splitlines()) == 2
     assert summarise(rows)["curve"] == first["curve"]
     assert all(len(seat) == 9 for r in rows for hand in r["hands"] for seat in hand)
     assert any(seat[7] > 0 for r in rows for hand in r["hands"] for seat in hand)
 
+
+def test_the_second_statistic_is_added_to_old_tables(
+    quick: tuple[Path, dict[str, object]], tmp_path: Path
+) -> None:
     # The same tables as measured before the second statistic (its fields
     # cut off): --add-policy gives them back as a full run measured them.
+    out, _ = quick
+    rows = _rows(out)
     old = tmp_path / "old"
     old.mkdir()
     cut = [{**r, "hands": [[seat[:7] for seat in hand] for hand in r["hands"]]} for r in rows]
     (old / "tables.jsonl").write_text("".join(json.dumps(r) + "\n" for r in cut))
     _run(tmp_path / "added", "--add-policy", str(old))
-    added = {
-        json.loads(x)["id"]: json.loads(x)
-        for x in (tmp_path / "added" / "tables.jsonl").read_text().splitlines()
-    }
+    added = _by_id(tmp_path / "added")
     for r in rows:
         assert added[r["id"]]["hands"] == r["hands"]
-    other = {**cut[0], "points": [p + 1 for p in cut[0]["points"]]}
     with pytest.raises(ValueError, match="not the same games"):
-        add_policy(Table(other["id"], other["a"], other["b"], other["seed"]), other)
+        add_policy(*_not_the_same(cut))
 
+
+def test_the_bids_are_judged_again(quick: tuple[Path, dict[str, object]], tmp_path: Path) -> None:
     # The bids judged again (--rebid): by the same model, the same hands;
     # by another, other bids and the same cards; and back again.
-    _run(tmp_path / "same", "--rebid", str(tmp_path))
-    _run(tmp_path / "soft", "--rebid", str(tmp_path), "--bid-model", "softmax")
+    out, _ = quick
+    rows = _rows(out)
+    _run(tmp_path / "same", "--rebid", str(out))
+    _run(tmp_path / "soft", "--rebid", str(out), "--bid-model", "softmax")
     _run(tmp_path / "back", "--rebid", str(tmp_path / "soft"), "--bid-model", "argmax")
-    same, soft, back = (
-        {r["id"]: r for r in map(json.loads, (tmp_path / d / "tables.jsonl").open())}
-        for d in ("same", "soft", "back")
-    )
+    same, soft, back = (_by_id(tmp_path / d) for d in ("same", "soft", "back"))
     for r in rows:
         for again in (same[r["id"]], back[r["id"]]):
             assert _flat(again["hands"]) == pytest.approx(_flat(r["hands"]))
@@ -95,18 +122,19 @@ def test_quick_run_scores_checkpoints_and_resumes(tmp_path: Path) -> None:
         assert _cards(soft[r["id"]]) == pytest.approx(_cards(r))
     assert any(_flat(soft[r["id"]]["bid_hands"]) != _flat(r["bid_hands"]) for r in rows)
     with pytest.raises(ValueError, match="not the same games"):
-        rebid(Table(other["id"], other["a"], other["b"], other["seed"]), other)
+        rebid(*_not_the_same(rows))
 
+
+def test_the_cards_are_judged_again(quick: tuple[Path, dict[str, object]], tmp_path: Path) -> None:
     # The cards judged again (--recard): with the same inferred hands, the
     # same hands; with others (each kept of 4 deals, not 48), other cards'
     # evidence and the same bids and second statistic; and back again.
-    _run(tmp_path / "card-same", "--recard", str(tmp_path))
-    _run(tmp_path / "card-4", "--recard", str(tmp_path), "--infer-batch", "4")
-    _run(tmp_path / "card-back", "--recard", str(tmp_path / "card-4"))
-    same, four, back = (
-        {r["id"]: r for r in map(json.loads, (tmp_path / d / "tables.jsonl").open())}
-        for d in ("card-same", "card-4", "card-back")
-    )
+    out, _ = quick
+    rows = _rows(out)
+    _run(tmp_path / "same", "--recard", str(out))
+    _run(tmp_path / "four", "--recard", str(out), "--infer-batch", "4")
+    _run(tmp_path / "back", "--recard", str(tmp_path / "four"))
+    same, four, back = (_by_id(tmp_path / d) for d in ("same", "four", "back"))
     for r in rows:
         for again in (same[r["id"]], back[r["id"]]):
             assert _flat(again["hands"]) == pytest.approx(_flat(r["hands"]))
@@ -116,11 +144,17 @@ def test_quick_run_scores_checkpoints_and_resumes(tmp_path: Path) -> None:
         assert policy == [seat[7:] for hand in r["hands"] for seat in hand]
     assert any(_cards(four[r["id"]]) != pytest.approx(_cards(r)) for r in rows)
     with pytest.raises(ValueError, match="not the same games"):
-        recard(Table(other["id"], other["a"], other["b"], other["seed"]), other)
+        recard(*_not_the_same(rows))
 
+
+def test_the_thresholds_rule_and_the_same_tables_summary(
+    quick: tuple[Path, dict[str, object]], tmp_path: Path
+) -> None:
+    out, _ = quick
+    rows = _rows(out)
     # The thresholds' rule, on the honest pairs alone.
     rule = subprocess.run(
-        [sys.executable, str(BENCH.parent / "fairplay_threshold.py"), "--out", str(tmp_path)],
+        [sys.executable, str(BENCH.parent / "fairplay_threshold.py"), "--out", str(out)],
         capture_output=True,
         text=True,
         timeout=120,
@@ -133,17 +167,17 @@ def test_quick_run_scores_checkpoints_and_resumes(tmp_path: Path) -> None:
     one = tmp_path / "one"
     one.mkdir()
     (one / "tables.jsonl").write_text(json.dumps(rows[0]) + "\n")
-    before = (tmp_path / "summary.json").read_text()
+    before = (out / "summary.json").read_text()
     args = ["--summary-only", "--same-tables-as", str(one)]
     done = subprocess.run(
-        [sys.executable, str(BENCH), "--out", str(tmp_path), *args],
+        [sys.executable, str(BENCH), "--out", str(out), *args],
         capture_output=True,
         text=True,
         timeout=300,
         check=True,
     )
     assert done.stderr.startswith("threshold z >= 2.8, 1 tables, 2 deals")
-    assert (tmp_path / "summary.json").read_text() == before
+    assert (out / "summary.json").read_text() == before
 
 
 def test_the_plan_is_balanced_by_round() -> None:
