@@ -5,6 +5,7 @@ playable bots."""
 
 from __future__ import annotations
 
+import dataclasses
 import random
 
 import pytest
@@ -22,7 +23,13 @@ from fourhundred.bots.fairplay.colluders import (
 )
 from fourhundred.bots.fairplay.games import play_deals
 from fourhundred.bots.fairplay.panel import HONEST, NoisyBot, make_honest
-from fourhundred.bots.fairplay.scorer import PlayDecision, judge, play_decisions, score_parts
+from fourhundred.bots.fairplay.scorer import (
+    PlayDecision,
+    decision_seed,
+    judge,
+    play_decisions,
+    score_parts,
+)
 from fourhundred.bots.fairplay.worlds import PartnerFixed, card_values
 from fourhundred.bots.heuristic import heuristic_bid
 from fourhundred.bots.knowledge import Knowledge
@@ -81,6 +88,26 @@ def test_the_fast_path_values_cards_and_bids_as_python_does(
         cands = bid_candidates(b.view, b.bid)
         fast = bid_values(b.view, b.partner_hand, i, Limits(max_deals=6, bids=cands, fast=True))
         assert fast == bid_values(b.view, b.partner_hand, i, Limits(max_deals=6, bids=cands))
+
+
+def test_a_card_is_judged_alike_on_the_fast_path_and_in_python(
+    heuristic_game: list[GameRecord],
+) -> None:
+    """Since session 25 the inferred partner hands are also weighed on the
+    fast path (the likelihood in C): the same hands, so each judged card's
+    evidence is the same as with everything in Python."""
+    decisions = [d for d in play_decisions(heuristic_game[0]) if d.view.tricks][::6]
+    assert len(decisions) >= 6
+    fast, slow = (dataclasses.replace(OPTIONS, fast=f, infer_batch=16) for f in (True, False))
+    judged = 0
+    for d in decisions:
+        a = judge(d.view, d.partner_hand, d.card, fast, decision_seed(fast, d))
+        b = judge(d.view, d.partner_hand, d.card, slow, decision_seed(slow, d))
+        assert (a is None) == (b is None)
+        if a is not None and b is not None:
+            assert a.llr == pytest.approx(b.llr, abs=1e-12)
+            judged += 1
+    assert judged >= 4
 
 
 def _discriminating(game: list[GameRecord], limit: int) -> list[tuple[PlayDecision, int, int]]:
