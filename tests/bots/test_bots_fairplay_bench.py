@@ -304,3 +304,40 @@ def test_the_values_bench_scores_cards_by_both_models_and_with_the_bids(tmp_path
     assert all(len(x.split()) == 1 + 3 * 2 for x in both[len(lines) + 1 :])
     fewer = _values_bench("--summary-only", "--out", str(cards), "--use-refs", "1")
     assert "refs=1" in fewer[0]
+
+
+def test_the_inferred_hands_bench_judges_the_same_cards_with_each_batch(tmp_path: Path) -> None:
+    bench = BENCH.parent / "fairplay_infer_batch.py"
+    out = tmp_path / "screen.jsonl"
+    args = ["--rounds", "1", "--deals", "1", "--workers", "1", "--batches", "2", "8"]
+    done = subprocess.run(
+        [sys.executable, str(bench), *args, "--out", str(out)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=True,
+    )
+    lines = done.stdout.strip().splitlines()
+    assert lines[0] == "3 tables; the first statistic's cards, mean score by batch"
+    kinds = {line.split()[0] for line in lines[2:]}
+    assert kinds == {
+        "colluder:search:0.25",
+        "honest:beginner",
+        "honest:expert",
+        "honest:intermediate",
+        "honest:noisy",
+    }
+    rows = [json.loads(x) for x in out.read_text().splitlines()]
+    for r in rows:  # every judged hand is judged with both batches
+        for team in ("0", "1"):
+            two, eight = r["res"].get(f"{team}|2", {}), r["res"].get(f"{team}|8", {})
+            assert set(two) == set(eight)
+    again = subprocess.run(
+        [sys.executable, str(bench), *args, "--out", str(out)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=True,
+    )
+    assert again.stdout == done.stdout  # resumed: nothing judged twice
+    assert len(out.read_text().splitlines()) == 3
