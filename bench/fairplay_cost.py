@@ -1,13 +1,10 @@
 """What the collusion detector costs the server: one core's seconds to judge
 one finished game (``score_by_hand``: the bids, the cards and the second
-statistic), with the detector's options, with those of session 24 (each
-inferred partner hand kept of 12 deals, not 48), of session 23 (the
-bids' softmax instead of the argmax model too), of session 21 (the cards'
+statistic), with the detector's options, with those of session 23 (the
+bids' softmax instead of the argmax model), of session 21 (the cards'
 softmax too) and with those it had before
 session 21 (4 deals per partner hand, worked out in Python, the flat
-second statistic, the softmax), on the same games. The ways of sessions
-21 to 24 weigh their inferred hands' deals on the fast path, as the
-detector has since session 25 (the same hands as in Python, sooner).
+second statistic, the softmax), on the same games.
 
     .venv/bin/python bench/fairplay_cost.py [--games N] [--deals D] [--runs R] [--seed S]
 
@@ -37,12 +34,10 @@ from fourhundred.engine import GameRecord
 
 WAYS: dict[str, ScoreOptions] = {
     "now": ScoreOptions(),
-    "s24": ScoreOptions(infer_batch=12),
-    "s23": ScoreOptions(infer_batch=12, bid_model="softmax"),
-    "s21": ScoreOptions(infer_batch=12, card_model="softmax", bid_model="softmax"),
+    "s23": ScoreOptions(bid_model="softmax"),
+    "s21": ScoreOptions(card_model="softmax", bid_model="softmax"),
     "before": ScoreOptions(
         deals=4,
-        infer_batch=12,
         fast=False,
         policy=PolicyModel(weighting="flat"),
         card_model="softmax",

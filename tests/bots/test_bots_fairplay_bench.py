@@ -127,7 +127,7 @@ def test_the_bids_are_judged_again(quick: tuple[Path, dict[str, object]], tmp_pa
 
 def test_the_cards_are_judged_again(quick: tuple[Path, dict[str, object]], tmp_path: Path) -> None:
     # The cards judged again (--recard): with the same inferred hands, the
-    # same hands; with others (each kept of 4 deals, not 48), other cards'
+    # same hands; with others (each kept of 4 deals, not 12), other cards'
     # evidence and the same bids and second statistic; and back again.
     out, _ = quick
     rows = _rows(out)
