@@ -119,6 +119,17 @@ CARD_FIELDS = 7
 are the second statistic's, :func:`.measure.evidence_fields`)."""
 
 
+def _with_cards(
+    total: list[float], cards: list[float], bid: list[float], weight: float
+) -> list[float]:
+    """A hand's fields of cards and bids together with the cards' first
+    statistic ``cards`` in place of the old, the bid ``bid`` (entered at
+    ``weight``) and the second statistic (the fields after
+    :data:`CARD_FIELDS` of ``total``) kept."""
+    kept = weighed_fields(bid, weight)[:CARD_FIELDS]
+    return [c + b for c, b in zip(cards[:CARD_FIELDS], kept, strict=True)] + total[CARD_FIELDS:]
+
+
 def recard(
     table: Table, row: dict[str, Any], options: ScoreOptions | None = None
 ) -> dict[str, Any]:
@@ -129,22 +140,15 @@ def recard(
     t0 = time.monotonic()
     hands = _judged_again(table, row, lambda g: cards_by_hand(g, options), "hands")
     weight = row.get("bid_weight", 1.0)
-    bid_rows = row.get("bid_hands") or [[[0.0] * CARD_FIELDS] * 4 for _ in hands]
+    no_bids = [[0.0] * CARD_FIELDS] * 4
+    bid_rows = row.get("bid_hands") or [no_bids for _ in hands]
     out = dict(row)
     out["hands"] = [
         [
-            [
-                c + b
-                for c, b in zip(
-                    evidence_fields(e)[:CARD_FIELDS],
-                    weighed_fields(bid, weight)[:CARD_FIELDS],
-                    strict=True,
-                )
-            ]
-            + list(total[CARD_FIELDS:])
-            for e, bid, total in zip(new, bids, old, strict=True)
+            _with_cards(list(t), evidence_fields(e), list(b), weight)
+            for t, e, b in zip(old, new, bids, strict=True)
         ]
-        for new, bids, old in zip(hands, bid_rows, row["hands"], strict=True)
+        for old, new, bids in zip(row["hands"], hands, bid_rows, strict=True)
     ]
     out["infer_batch"] = options.infer_batch
     out["recard_seconds"] = round(time.monotonic() - t0, 1)
