@@ -105,15 +105,26 @@ def test_the_second_statistic_is_added_to_old_tables(
         add_policy(*_not_the_same(cut))
 
 
+def _three_ways(
+    out: Path, tmp_path: Path, again: str, other: list[str], back: list[str]
+) -> tuple[dict[str, dict[str, Any]], ...]:
+    """A quick run judged again (``again``, ``--rebid`` or ``--recard``) as
+    it was, with ``other`` options, and from that back with ``back``: the
+    three runs' rows by table."""
+    _run(tmp_path / "same", again, str(out))
+    _run(tmp_path / "other", again, str(out), *other)
+    _run(tmp_path / "back", again, str(tmp_path / "other"), *back)
+    return tuple(_by_id(tmp_path / d) for d in ("same", "other", "back"))
+
+
 def test_the_bids_are_judged_again(quick: tuple[Path, dict[str, object]], tmp_path: Path) -> None:
     # The bids judged again (--rebid): by the same model, the same hands;
     # by another, other bids and the same cards; and back again.
     out, _ = quick
     rows = _rows(out)
-    _run(tmp_path / "same", "--rebid", str(out))
-    _run(tmp_path / "soft", "--rebid", str(out), "--bid-model", "softmax")
-    _run(tmp_path / "back", "--rebid", str(tmp_path / "soft"), "--bid-model", "argmax")
-    same, soft, back = (_by_id(tmp_path / d) for d in ("same", "soft", "back"))
+    same, soft, back = _three_ways(
+        out, tmp_path, "--rebid", ["--bid-model", "softmax"], ["--bid-model", "argmax"]
+    )
     for r in rows:
         for again in (same[r["id"]], back[r["id"]]):
             assert _flat(again["hands"]) == pytest.approx(_flat(r["hands"]))
@@ -131,10 +142,7 @@ def test_the_cards_are_judged_again(quick: tuple[Path, dict[str, object]], tmp_p
     # evidence and the same bids and second statistic; and back again.
     out, _ = quick
     rows = _rows(out)
-    _run(tmp_path / "same", "--recard", str(out))
-    _run(tmp_path / "four", "--recard", str(out), "--infer-batch", "4")
-    _run(tmp_path / "back", "--recard", str(tmp_path / "four"))
-    same, four, back = (_by_id(tmp_path / d) for d in ("same", "four", "back"))
+    same, four, back = _three_ways(out, tmp_path, "--recard", ["--infer-batch", "4"], [])
     for r in rows:
         for again in (same[r["id"]], back[r["id"]]):
             assert _flat(again["hands"]) == pytest.approx(_flat(r["hands"]))
