@@ -498,6 +498,19 @@ async def play_turns(
     return done
 
 
+async def caught_up(players: list[Player]) -> int:
+    """Wait until every client has received every event another one has (a
+    play can be followed by events the server makes itself, such as the next
+    deal, which reach the clients one by one); returns that version. Fails
+    by timeout if one never does."""
+    while True:
+        top = max(p.version for p in players)
+        for p in players:
+            await p.wait(lambda p=p, top=top: p.version >= top)
+        if all(p.version == top for p in players):
+            return top
+
+
 def check_no_leaks(frames: list[str], seat: int | None, record: dict[str, Any]) -> int:
     """Every frame's cards are this seat's own (in its deal for that hand) or
     cards already played. Returns how many frames held a view."""

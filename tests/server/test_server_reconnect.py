@@ -7,7 +7,15 @@ from __future__ import annotations
 
 import asyncio
 
-from fh_server_helpers import Player, Server, cards_played, hand_index, is_over, play_turns
+from fh_server_helpers import (
+    Player,
+    Server,
+    cards_played,
+    caught_up,
+    hand_index,
+    is_over,
+    play_turns,
+)
 from test_server_game import seat_four
 
 from fourhundred.engine import next_seat
@@ -51,7 +59,12 @@ async def test_reconnect_mid_trick_gets_missed_events(server: Server) -> None:
     # And the game goes on with it: finish the hand.
     hand = gone.view["hand_index"]
     await play_turns(players, lambda: hand_index(players[0]) > hand or is_over(players[0]))
-    assert len({p.version for p in players}) == 1
+    # Every client reaches the same version (the last events of a hand reach
+    # them one by one; a client that never does fails by timeout), and then
+    # all see the same public state.
+    await caught_up(players)
+    for key in ("hand_index", "scores", "dealer", "turn", "phase"):
+        assert len({repr((p.view or {})[key]) for p in players}) == 1, key
     await asyncio.gather(*(p.aclose() for p in players))
 
 
