@@ -501,14 +501,18 @@ async def play_turns(
 async def caught_up(players: list[Player]) -> int:
     """Wait until every client has received every event another one has (a
     play can be followed by events the server makes itself, such as the next
-    deal, which reach the clients one by one); returns that version. Fails
-    by timeout if one never does."""
+    deal, which reach the clients one by one), then check that they all see
+    the same public state; returns that version. Fails by timeout if a
+    client never catches up."""
     while True:
         top = max(p.version for p in players)
         for p in players:
             await p.wait(lambda p=p, top=top: p.version >= top)
         if all(p.version == top for p in players):
-            return top
+            break
+    for key in ("hand_index", "scores", "dealer", "turn", "phase"):
+        assert len({repr((p.view or {})[key]) for p in players}) == 1, key
+    return top
 
 
 def check_no_leaks(frames: list[str], seat: int | None, record: dict[str, Any]) -> int:
