@@ -158,6 +158,6 @@ def judge_bid(
         return None
     real, inferred = _means(tallies)
     if options.bid_model == "softmax":
-        return judged(real, inferred, bid, options.bid_beta)
+        return judged(real, inferred, bid, options.bid_beta, options.mix_rate)
     model = argmax_log_probs(tallies, options.argmax_draws, options.eps, seed)
-    return verdict(real, inferred, bid, model)
+    return verdict(real, inferred, bid, model, options.mix_rate)

@@ -31,6 +31,7 @@ __all__ = [
     "argmax_shares",
     "judged",
     "log_softmax",
+    "mixture_llr",
     "smoothed_log",
     "verdict",
 ]
@@ -45,6 +46,41 @@ class Judged:
     discriminating: bool
     agrees_true: bool
     agrees_ref: bool
+    chosen_log_probs: tuple[float, ...] = ()
+    """The log chance of the option chosen under the model given each
+    partner hand, the real one first (what :func:`mixture_llr` weighs)."""
+
+
+def mixture_llr(log_probs: Sequence[float], rate: float) -> float:
+    """A decision's evidence against a player who is told the partner's
+    hand on a share ``rate`` of decisions: with ``p_x`` the chance of the
+    option chosen given partner hand ``x`` (the real one first) and ``s``
+    their mean over all the hands, ``h(x) = log(rate * p_x + (1 - rate) *
+    s)`` and ``l = h(real) - mean_j h(inferred_j)``.
+
+    ``rate`` 1 is the plain ``log p_real - mean_j log p_j``. A smaller rate
+    is the likelihood ratio of a cheat who plays as told on that share of
+    decisions and by their own view on the rest: a decision where the
+    real hand's model gives the card played little chance costs at most
+    ``log((1 + rate * (k - 1)) / (1 - rate))`` for ``k`` partner hands,
+    not the model's whole log ratio. ``s`` is the
+    same for every hand, so ``h`` is one function of each partner hand and
+    the null (the real hand one more draw of the inferred ones) still
+    gives ``l`` a mean of zero (docs/fair-play.md, "The mixture").
+
+    >>> round(mixture_llr([math.log(0.5), math.log(0.25)], 1.0), 4) == round(math.log(2), 4)
+    True
+    >>> round(mixture_llr([math.log(0.01), math.log(0.5)], 0.25), 3)
+    -0.49
+    """
+    if not 0.0 < rate <= 1.0:
+        raise ValueError(f"the rate is in (0, 1], not {rate}")
+    if rate == 1.0:
+        return log_probs[0] - sum(log_probs[1:]) / (len(log_probs) - 1)
+    ps = [math.exp(lp) for lp in log_probs]
+    s = (1.0 - rate) * sum(ps) / len(ps)
+    h = [math.log(rate * p + s) for p in ps]
+    return h[0] - sum(h[1:]) / (len(h) - 1)
 
 
 def log_softmax(values: dict[int, float], beta: float) -> dict[int, float]:
@@ -98,11 +134,16 @@ def argmax_log_probs(
 
 
 def judged(
-    real: dict[int, float], refs: Sequence[dict[int, float]], chosen: int, beta: float
+    real: dict[int, float],
+    refs: Sequence[dict[int, float]],
+    chosen: int,
+    beta: float,
+    rate: float = 1.0,
 ) -> Judged:
     """The verdict on choosing ``chosen`` (a key of every value dict) under
     the softmax of ``beta`` per point (see :func:`verdict`)."""
-    return verdict(real, refs, chosen, [log_softmax(v, beta) for v in (real, *refs)])
+    model = [log_softmax(v, beta) for v in (real, *refs)]
+    return verdict(real, refs, chosen, model, rate)
 
 
 def verdict(
@@ -110,23 +151,25 @@ def verdict(
     refs: Sequence[dict[int, float]],
     chosen: int,
     model: Sequence[dict[int, float]],
+    rate: float = 1.0,
 ) -> Judged:
     """The verdict on choosing ``chosen`` (a key of every value dict), given
     the choice model's log chances with the real hand and each inferred one
-    (``model``, in that order): ``l = log p_real(chosen) - mean_j
-    log p_ref_j(chosen)``, the points it gains judged with the real hand
-    rather than the inferred ones, and which best it agrees with."""
-    lp_real = model[0][chosen]
-    lp_refs = [lp[chosen] for lp in model[1:]]
+    (``model``, in that order): ``l`` of :func:`mixture_llr` at ``rate``
+    (at 1, ``log p_real(chosen) - mean_j log p_ref_j(chosen)``), the
+    points it gains judged with the real hand rather than the inferred
+    ones, and which best it agrees with."""
+    chosen_lp = tuple(lp[chosen] for lp in model)
     ref_mean = {c: sum(u[c] for u in refs) / len(refs) for c in real}
     best_real = max(real, key=real.__getitem__)
     best_ref = max(ref_mean, key=ref_mean.__getitem__)
     regret_real = real[best_real] - real[chosen]
     regret_refs = sum(max(u.values()) - u[chosen] for u in refs) / len(refs)
     return Judged(
-        llr=lp_real - sum(lp_refs) / len(lp_refs),
+        llr=mixture_llr(chosen_lp, rate),
         gain=regret_refs - regret_real,
         discriminating=best_real != best_ref,
         agrees_true=chosen == best_real,
         agrees_ref=chosen == best_ref,
+        chosen_log_probs=chosen_lp,
     )

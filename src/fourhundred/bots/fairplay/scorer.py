@@ -133,7 +133,11 @@ class ScoreOptions:
     cards'), each bid's ``l`` weighted by ``bid_weight`` in
     its hand's sum (1: as is; other weights were tried, docs/fair-play.md,
     "Bids"). ``fast``: values on the search's fast path (rollouts and the
-    exact solver in C; the same values as in Python, sooner)."""
+    exact solver in C; the same values as in Python, sooner). ``mix_rate``:
+    the share of decisions of the cheat the first statistic's evidence is
+    the likelihood ratio against, cards and bids alike
+    (:func:`.choice.mixture_llr`; 1, the plain log ratio, until session
+    27)."""
 
     deals: int = 16
     refs: int = 2
@@ -154,6 +158,7 @@ class ScoreOptions:
     bid_model: Literal["argmax", "softmax"] = "argmax"
     argmax_draws: int = 400
     eps: float = 0.1
+    mix_rate: float = 1.0
 
     def __post_init__(self) -> None:
         for name in ("card_model", "bid_model"):
@@ -162,6 +167,8 @@ class ScoreOptions:
                 raise ValueError(f"{name} is 'argmax' or 'softmax', not {model!r}")
         if not 0.0 < self.eps <= 1.0 or self.argmax_draws < 1:
             raise ValueError("eps is in (0, 1] and argmax_draws at least 1")
+        if not 0.0 < self.mix_rate <= 1.0:
+            raise ValueError(f"mix_rate is in (0, 1], not {self.mix_rate}")
 
 
 def judge(
@@ -175,9 +182,9 @@ def judge(
         return None
     real, refs, chosen = card_choice(tallies, view, card)
     if options.card_model == "softmax":
-        return judged(real, refs, chosen, options.beta)
+        return judged(real, refs, chosen, options.beta, options.mix_rate)
     model = argmax_log_probs(tallies, options.argmax_draws, options.eps, seed)
-    return verdict(real, refs, chosen, model)
+    return verdict(real, refs, chosen, model, options.mix_rate)
 
 
 def card_tallies(

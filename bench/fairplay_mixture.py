@@ -1,0 +1,212 @@
+"""The first statistic as the likelihood ratio against a cheat on a share
+of decisions: a screen of the rate, on games of its own
+(docs/fair-play.md, "The mixture (session 27)").
+
+    .venv/bin/python bench/fairplay_mixture.py [--rounds R] [--from-round R]
+        [--deals D] [--rates 1 0.5 0.25 0.1] [--workers W] [--max-minutes M]
+        [--out FILE] [--summary-only]
+
+The first statistic's evidence of a decision is ``log p_real - mean_j
+log p_j``: the log ratio of the chance of the option chosen under the
+choice model given the partner's real hand and given inferred ones. That
+is the likelihood ratio against a player told the hand on *every*
+decision. A colluder who is told it on a quarter of them plays by its own
+view on the rest, and each of those can cost the plain ratio a great deal;
+the likelihood ratio against such a cheat is ``mixture_llr`` at its rate
+(``bots/fairplay/choice.py``), bounded on every decision.
+
+Each round plays four tables of ``--deals`` hands (seeds of their own,
+never the measurement's): honest intermediates against honest experts,
+honest noisy players against beginners, a search colluder cheating on a
+quarter of its decisions against intermediates, and one cheating on half
+against noisy players. Every card and bid judged is judged once, and the
+chance of the option chosen given each partner hand is kept (``--out``,
+one line a table, resumable), so every rate is worked out on the same
+decisions. The summary prints, per rate, each kind of pair's mean score
+(self-normalised by hand, cards and bids together, as the detector adds
+them), the honest pairs' mean and standard deviation, and each colluder's
+separation: its mean less the honest mean, in honest standard
+deviations.
+
+The rule, fixed before the screen was run: the rate with the largest
+separation for the search colluder at a quarter is the one the
+measurement then runs, provided it beats rate 1 (the detector until
+session 27) by at least 0.1; otherwise the detector stays at rate 1.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import statistics
+import time
+from multiprocessing import Pool
+from pathlib import Path
+from typing import Any
+
+from rich.console import Console
+
+from fourhundred.bots.fairplay import ScoreOptions
+from fourhundred.bots.fairplay.bids import bid_decisions, judge_bid
+from fourhundred.bots.fairplay.choice import mixture_llr
+from fourhundred.bots.fairplay.games import play_deals
+from fourhundred.bots.fairplay.measure import Table, make_team
+from fourhundred.bots.fairplay.scorer import bid_seed, decision_seed, judge, play_decisions
+from fourhundred.engine import team_of
+
+SEED = 8_000_000
+"""The screen's seeds: far from the measurement's (``bench/fairplay.py``)
+and from session 25's screen (7,000,000)."""
+KINDS = (
+    ("ie", "honest:intermediate", "honest:expert"),
+    ("nb", "honest:noisy", "honest:beginner"),
+    ("c25", "colluder:search:0.25", "honest:intermediate"),
+    ("c50", "colluder:search:0.5", "honest:noisy"),
+)
+KEY = "colluder:search:0.25"
+"""The pair the rule chooses the rate by."""
+MARGIN = 0.1
+"""How much more separation than rate 1 a rate needs to be chosen."""
+
+Job = tuple[Table, int]
+
+
+def tables(first: int, rounds: int) -> list[Table]:
+    return [
+        Table(f"m{r}-{name}", a, b, SEED + r * 100 + i)
+        for r in range(first, rounds)
+        for i, (name, a, b) in enumerate(KINDS)
+    ]
+
+
+def run(job: Job) -> dict[str, Any]:
+    """A table's cards and bids judged once: per decision, the team, the
+    hand (counted across the table's games) and the log chance of the
+    option chosen given each partner hand (the real one first)."""
+    table, deals = job
+    t0 = time.monotonic()
+    a = make_team(table.a, table.seed * 10)
+    b = make_team(table.b, table.seed * 10 + 5)
+    games = play_deals([a[0], b[0], a[1], b[1]], deals, table.seed)
+    options = ScoreOptions()
+    rows: list[list[float]] = []
+    offset = 0
+    for g in games:
+        for d in play_decisions(g):
+            j = judge(d.view, d.partner_hand, d.card, options, decision_seed(options, d))
+            if j is not None:
+                rows.append([team_of(d.seat), offset + d.hand, *j.chosen_log_probs])
+        for bd in bid_decisions(g):
+            jb = judge_bid(bd.view, bd.partner_hand, bd.bid, options, bid_seed(options, bd))
+            if jb is not None:
+                rows.append([team_of(bd.seat), offset + bd.hand, *jb.chosen_log_probs])
+        offset += len(g.hands)
+    return {
+        "id": table.id,
+        "a": table.a,
+        "b": table.b,
+        "seconds": round(time.monotonic() - t0, 1),
+        "decisions": rows,
+    }
+
+
+def pair_z(decisions: list[list[float]], team: int, rate: float) -> float:
+    """A team's score at ``rate``: its hands' sums of the evidence,
+    self-normalised (as ``Evidence.z``)."""
+    by_hand: dict[int, float] = {}
+    for d in decisions:
+        if int(d[0]) == team:
+            h = int(d[1])
+            by_hand[h] = by_hand.get(h, 0.0) + mixture_llr(d[2:], rate)
+    sq = sum(x * x for x in by_hand.values())
+    return sum(by_hand.values()) / math.sqrt(sq) if sq > 0 else 0.0
+
+
+def scores(rows: list[dict[str, Any]], rate: float) -> dict[str, list[float]]:
+    out: dict[str, list[float]] = {}
+    for r in rows:
+        for team, spec in ((0, r["a"]), (1, r["b"])):
+            out.setdefault(spec, []).append(pair_z(r["decisions"], team, rate))
+    return out
+
+
+def separations(rows: list[dict[str, Any]], rate: float) -> dict[str, float]:
+    """Each pair's mean score, the honest pairs' mean and standard
+    deviation, and each colluder's separation, at ``rate``."""
+    by = scores(rows, rate)
+    honest = [z for spec, zs in by.items() if spec.startswith("honest:") for z in zs]
+    mean_h, sd_h = statistics.mean(honest), statistics.stdev(honest)
+    out = {f"mean {spec}": statistics.mean(zs) for spec, zs in sorted(by.items())}
+    out["honest mean"], out["honest sd"] = mean_h, sd_h
+    for spec, zs in sorted(by.items()):
+        if spec.startswith("colluder:"):
+            out[f"separation {spec}"] = (statistics.mean(zs) - mean_h) / sd_h
+    return out
+
+
+def summarise(rows: list[dict[str, Any]], rates: list[float]) -> float:
+    """Print the figures by rate; return the rate the rule chooses."""
+    by_rate = {rate: separations(rows, rate) for rate in rates}
+    print(f"{len(rows)} tables, {sum(len(r['decisions']) for r in rows)} decisions judged")
+    head = "".join(f"{r:>9g}" for r in rates)
+    print(f"{'rate':<38}{head}")
+    for key in by_rate[rates[0]]:
+        print(f"{key:<38}" + "".join(f"{by_rate[r][key]:>9.3f}" for r in rates))
+    sep = f"separation {KEY}"
+    base = by_rate[1.0][sep] if 1.0 in by_rate else float("-inf")
+    best = max(rates, key=lambda r: by_rate[r][sep])
+    chosen = best if by_rate[best][sep] >= base + MARGIN else 1.0
+    print(f"the rule's choice: rate {chosen:g} (largest separation of {KEY} at {best:g})")
+    return chosen
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
+    ap.add_argument("--rounds", type=int, default=30)
+    ap.add_argument("--from-round", type=int, default=0)
+    ap.add_argument("--deals", type=int, default=25)
+    ap.add_argument("--rates", type=float, nargs="+", default=[1.0, 0.5, 0.25, 0.1])
+    ap.add_argument("--workers", type=int, default=2)
+    ap.add_argument("--max-minutes", type=float, default=None)
+    ap.add_argument("--out", type=Path, default=Path("build/mixture.jsonl"))
+    ap.add_argument("--summary-only", action="store_true")
+    args = ap.parse_args()
+    console = Console(stderr=True)
+    rows = [json.loads(x) for x in args.out.read_text().splitlines()] if args.out.exists() else []
+    done = {r["id"] for r in rows}
+    todo = (
+        []
+        if args.summary_only
+        else [t for t in tables(args.from_round, args.rounds) if t.id not in done]
+    )
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    t0 = time.monotonic()
+    with Pool(max(1, args.workers)) as pool, args.out.open("a") as f:
+        jobs = [(t, args.deals) for t in todo]
+        for i, row in enumerate(pool.imap(run, jobs)):
+            rows.append(row)
+            f.write(json.dumps(row) + "\n")
+            f.flush()
+            minutes = (time.monotonic() - t0) / 60
+            console.print(f"{i + 1}/{len(todo)} {row['id']} {row['seconds']} s, {minutes:.1f} min")
+            if args.max_minutes is not None and minutes > args.max_minutes:
+                console.print("[yellow]time is up; run again to resume[/]")
+                pool.terminate()
+                break
+    whole = complete_rounds(rows)
+    if whole:
+        summarise(whole, args.rates)
+
+
+def complete_rounds(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The tables of the rounds all of whose tables are done (a run cut
+    short stays balanced)."""
+    by_round: dict[str, list[dict[str, Any]]] = {}
+    for r in rows:
+        by_round.setdefault(r["id"].split("-")[0], []).append(r)
+    return [r for rs in by_round.values() if len(rs) == len(KINDS) for r in rs]
+
+
+if __name__ == "__main__":
+    main()
