@@ -5,7 +5,7 @@ honest pairs flagged (false positives) after 50 deals (docs/fair-play.md).
         [--workers W] [--max-minutes M] [--out DIR] [--quick] [--summary-only]
         [--threshold Z] [--policy-threshold Z] [--bid-weight W] [--from-round R]
         [--add-policy FROM] [--rebid FROM] [--bid-model M] [--recard FROM]
-        [--infer-batch N] [--same-tables-as OTHER]
+        [--infer-batch N] [--mix-rate R] [--same-tables-as OTHER]
 
 Each round plays one table (``--deals`` hands, game after game) for every
 colluder (strength x rate of cheating) against an honest pair, and four
@@ -26,7 +26,9 @@ same, with the bids judged again by the detector as it now is (or with
 ``--bid-model``) and the cards' evidence kept. ``--recard FROM``: the
 same, with the cards' first statistic judged again (or with its inferred
 partner hands each kept of ``--infer-batch`` deals), the bids and the
-second statistic kept (about half a minute a table). ``--same-tables-as
+second statistic kept (about half a minute a table). ``--mix-rate R``:
+the first statistic as the likelihood ratio against a cheat on a share
+``R`` of decisions (``ScoreOptions.mix_rate``; default the detector's). ``--same-tables-as
 OTHER`` (with ``--summary-only``): only the tables also in
 ``OTHER/tables.jsonl`` (the same games, scored by another version of the
 detector), printed and not written to ``DIR/summary.json``.
@@ -169,6 +171,7 @@ def _args() -> argparse.Namespace:
     ap.add_argument("--bid-model", choices=("argmax", "softmax"), default=BENCH_OPTIONS.bid_model)
     ap.add_argument("--recard", type=Path, default=None, metavar="FROM")
     ap.add_argument("--infer-batch", type=int, default=BENCH_OPTIONS.infer_batch)
+    ap.add_argument("--mix-rate", type=float, default=BENCH_OPTIONS.mix_rate)
     ap.add_argument("--from-round", type=int, default=0)
     ap.add_argument("--same-tables-as", type=Path, default=None, metavar="OTHER")
     args = ap.parse_args()
@@ -191,7 +194,10 @@ def main() -> None:
     done = {r["id"] for r in rows}
     tables = [t for t in plan(args.rounds, args.seed, args.quick) if t.id not in done]
     options = dataclasses.replace(
-        BENCH_OPTIONS, bid_model=args.bid_model, infer_batch=args.infer_batch
+        BENCH_OPTIONS,
+        bid_model=args.bid_model,
+        infer_batch=args.infer_batch,
+        mix_rate=args.mix_rate,
     )
     jobs: list[Job] = [(t, args.deals, "play", options) for t in tables]
     again = args.rebid or args.recard or args.add_policy
@@ -210,6 +216,7 @@ def main() -> None:
         "bid_weight": args.bid_weight,
         "bid_model": args.bid_model,
         "infer_batch": args.infer_batch,
+        "mix_rate": args.mix_rate,
     }
     if args.same_tables_as is not None:
         others = _load(args.same_tables_as / "tables.jsonl")

@@ -4,7 +4,8 @@ of decisions: a screen of the rate, on games of its own
 
     .venv/bin/python bench/fairplay_mixture.py [--rounds R] [--from-round R]
         [--deals D] [--rates 1 0.5 0.25 0.1] [--workers W] [--max-minutes M]
-        [--out FILE] [--summary-only]
+        [--out FILE] [--summary-only] [--card-deals N] [--argmax-size N]
+        [--against OTHER]
 
 The first statistic's evidence of a decision is ``log p_real - mean_j
 log p_j``: the log ratio of the chance of the option chosen under the
@@ -32,6 +33,17 @@ The rule, fixed before the screen was run: the rate with the largest
 separation for the search colluder at a quarter is the one the
 measurement then runs, provided it beats rate 1 (the detector until
 session 27) by at least 0.1; otherwise the detector stays at rate 1.
+
+The same screen judges cards on more deals (``--card-deals``) with the
+resamples of the choice model kept at the 16 deals the search colluder
+decides on (``--argmax-size``, ``ScoreOptions.argmax_size``): the chance
+of each card estimated from more deals, the player modelled the same.
+``--against OTHER`` prints each pair's score less its score in ``OTHER``
+(the same tables judged by the detector). The rule, fixed before that
+screen was run: a way of valuing cards goes on to be measured only if, on
+the same pairs, the search colluder at a quarter gains at least 0.15 in
+separation and its mean score's gain is more than twice its standard
+error.
 """
 
 from __future__ import annotations
@@ -69,7 +81,7 @@ KEY = "colluder:search:0.25"
 MARGIN = 0.1
 """How much more separation than rate 1 a rate needs to be chosen."""
 
-Job = tuple[Table, int]
+Job = tuple[Table, int, ScoreOptions]
 
 
 def tables(first: int, rounds: int) -> list[Table]:
@@ -84,12 +96,11 @@ def run(job: Job) -> dict[str, Any]:
     """A table's cards and bids judged once: per decision, the team, the
     hand (counted across the table's games) and the log chance of the
     option chosen given each partner hand (the real one first)."""
-    table, deals = job
+    table, deals, options = job
     t0 = time.monotonic()
     a = make_team(table.a, table.seed * 10)
     b = make_team(table.b, table.seed * 10 + 5)
     games = play_deals([a[0], b[0], a[1], b[1]], deals, table.seed)
-    options = ScoreOptions()
     rows: list[list[float]] = []
     offset = 0
     for g in games:
@@ -171,6 +182,9 @@ def main() -> None:
     ap.add_argument("--max-minutes", type=float, default=None)
     ap.add_argument("--out", type=Path, default=Path("build/mixture.jsonl"))
     ap.add_argument("--summary-only", action="store_true")
+    ap.add_argument("--card-deals", type=int, default=ScoreOptions().deals)
+    ap.add_argument("--argmax-size", type=int, default=None)
+    ap.add_argument("--against", type=Path, default=None, metavar="OTHER")
     args = ap.parse_args()
     console = Console(stderr=True)
     rows = [json.loads(x) for x in args.out.read_text().splitlines()] if args.out.exists() else []
@@ -183,7 +197,8 @@ def main() -> None:
     args.out.parent.mkdir(parents=True, exist_ok=True)
     t0 = time.monotonic()
     with Pool(max(1, args.workers)) as pool, args.out.open("a") as f:
-        jobs = [(t, args.deals) for t in todo]
+        options = ScoreOptions(deals=args.card_deals, argmax_size=args.argmax_size)
+        jobs = [(t, args.deals, options) for t in todo]
         for i, row in enumerate(pool.imap(run, jobs)):
             rows.append(row)
             f.write(json.dumps(row) + "\n")
@@ -197,6 +212,28 @@ def main() -> None:
     whole = complete_rounds(rows)
     if whole:
         summarise(whole, args.rates)
+    if whole and args.against is not None:
+        others = [json.loads(x) for x in args.against.read_text().splitlines()]
+        paired(whole, others)
+
+
+def paired(rows: list[dict[str, Any]], others: list[dict[str, Any]]) -> None:
+    """Each pair's score (rate 1) less its score in ``others`` (the same
+    tables judged another way), by kind of pair: mean (standard error)."""
+    theirs = {r["id"]: r for r in others}
+    diffs: dict[str, list[float]] = {}
+    for r in rows:
+        if r["id"] not in theirs:
+            continue
+        for team, spec in ((0, r["a"]), (1, r["b"])):
+            mine = pair_z(r["decisions"], team, 1.0)
+            diffs.setdefault(spec, []).append(
+                mine - pair_z(theirs[r["id"]]["decisions"], team, 1.0)
+            )
+    print("score (rate 1) less the other file's, same pairs: mean (standard error)")
+    for spec, d in sorted(diffs.items()):
+        se = statistics.stdev(d) / math.sqrt(len(d)) if len(d) > 1 else float("nan")
+        print(f"  {spec:26} {statistics.mean(d):+.3f} ({se:.3f}) over {len(d)}")
 
 
 def complete_rounds(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:

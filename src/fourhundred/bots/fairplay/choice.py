@@ -66,7 +66,8 @@ def mixture_llr(log_probs: Sequence[float], rate: float) -> float:
     not the model's whole log ratio. ``s`` is the
     same for every hand, so ``h`` is one function of each partner hand and
     the null (the real hand one more draw of the inferred ones) still
-    gives ``l`` a mean of zero (docs/fair-play.md, "The mixture").
+    gives ``l`` a mean of zero (docs/fair-play.md, "The mixture (session
+    27)").
 
     >>> round(mixture_llr([math.log(0.5), math.log(0.25)], 1.0), 4) == round(math.log(2), 4)
     True
@@ -124,13 +125,13 @@ def smoothed_log(shares: dict[int, float], eps: float) -> dict[int, float]:
 
 
 def argmax_log_probs(
-    tallies: Sequence[Tally], draws: int, eps: float, seed: int
+    tallies: Sequence[Tally], draws: int, eps: float, seed: int, size: int | None = None
 ) -> list[dict[int, float]]:
     """For each tally, the log chance of each option under a player who
     takes the option with the best mean over a sample of as many deals as
-    the tally has: :func:`argmax_shares` mixed with ``eps`` of the
-    uniform."""
-    return [smoothed_log(s, eps) for s in argmax_shares(tallies, draws, seed)]
+    the tally has (or ``size``): :func:`argmax_shares` mixed with ``eps``
+    of the uniform."""
+    return [smoothed_log(s, eps) for s in argmax_shares(tallies, draws, seed, size)]
 
 
 def judged(

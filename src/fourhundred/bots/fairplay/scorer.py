@@ -136,8 +136,10 @@ class ScoreOptions:
     exact solver in C; the same values as in Python, sooner). ``mix_rate``:
     the share of decisions of the cheat the first statistic's evidence is
     the likelihood ratio against, cards and bids alike
-    (:func:`.choice.mixture_llr`; 1, the plain log ratio, until session
-    27)."""
+    (:func:`.choice.mixture_llr`; 1, the plain log ratio). ``argmax_size``:
+    the cards' resamples are of that many deals instead of as many as
+    valued (a player who decides on fewer deals than the detector values;
+    screened in session 27)."""
 
     deals: int = 16
     refs: int = 2
@@ -159,6 +161,7 @@ class ScoreOptions:
     argmax_draws: int = 400
     eps: float = 0.1
     mix_rate: float = 1.0
+    argmax_size: int | None = None
 
     def __post_init__(self) -> None:
         for name in ("card_model", "bid_model"):
@@ -167,6 +170,8 @@ class ScoreOptions:
                 raise ValueError(f"{name} is 'argmax' or 'softmax', not {model!r}")
         if not 0.0 < self.eps <= 1.0 or self.argmax_draws < 1:
             raise ValueError("eps is in (0, 1] and argmax_draws at least 1")
+        if self.argmax_size is not None and self.argmax_size < 1:
+            raise ValueError("argmax_size is at least 1 (or None: as many as valued)")
         if not 0.0 < self.mix_rate <= 1.0:
             raise ValueError(f"mix_rate is in (0, 1], not {self.mix_rate}")
 
@@ -183,7 +188,9 @@ def judge(
     real, refs, chosen = card_choice(tallies, view, card)
     if options.card_model == "softmax":
         return judged(real, refs, chosen, options.beta, options.mix_rate)
-    model = argmax_log_probs(tallies, options.argmax_draws, options.eps, seed)
+    model = argmax_log_probs(
+        tallies, options.argmax_draws, options.eps, seed, options.argmax_size
+    )
     return verdict(real, refs, chosen, model, options.mix_rate)
 
 
