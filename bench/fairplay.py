@@ -5,7 +5,8 @@ honest pairs flagged (false positives) after 50 deals (docs/fair-play.md).
         [--workers W] [--max-minutes M] [--out DIR] [--quick] [--summary-only]
         [--threshold Z] [--policy-threshold Z] [--bid-weight W] [--from-round R]
         [--add-policy FROM] [--rebid FROM] [--bid-model M] [--recard FROM]
-        [--infer-batch N] [--mix-rate R] [--same-tables-as OTHER]
+        [--infer-batch N] [--mix-rate R] [--card-deals N] [--argmax-size N]
+        [--same-tables-as OTHER]
 
 Each round plays one table (``--deals`` hands, game after game) for every
 colluder (strength x rate of cheating) against an honest pair, and four
@@ -28,7 +29,10 @@ same, with the cards' first statistic judged again (or with its inferred
 partner hands each kept of ``--infer-batch`` deals), the bids and the
 second statistic kept (about half a minute a table). ``--mix-rate R``:
 the first statistic as the likelihood ratio against a cheat on a share
-``R`` of decisions (``ScoreOptions.mix_rate``; default the detector's). ``--same-tables-as
+``R`` of decisions (``ScoreOptions.mix_rate``; default the detector's).
+``--card-deals N`` and ``--argmax-size N``: the cards valued on ``N``
+deals a partner hand, and the choice model's resamples of ``N`` deals
+(``ScoreOptions.deals``, ``ScoreOptions.argmax_size``). ``--same-tables-as
 OTHER`` (with ``--summary-only``): only the tables also in
 ``OTHER/tables.jsonl`` (the same games, scored by another version of the
 detector), printed and not written to ``DIR/summary.json``.
@@ -172,6 +176,8 @@ def _args() -> argparse.Namespace:
     ap.add_argument("--recard", type=Path, default=None, metavar="FROM")
     ap.add_argument("--infer-batch", type=int, default=BENCH_OPTIONS.infer_batch)
     ap.add_argument("--mix-rate", type=float, default=BENCH_OPTIONS.mix_rate)
+    ap.add_argument("--card-deals", type=int, default=BENCH_OPTIONS.deals)
+    ap.add_argument("--argmax-size", type=int, default=BENCH_OPTIONS.argmax_size)
     ap.add_argument("--from-round", type=int, default=0)
     ap.add_argument("--same-tables-as", type=Path, default=None, metavar="OTHER")
     args = ap.parse_args()
@@ -198,6 +204,8 @@ def main() -> None:
         bid_model=args.bid_model,
         infer_batch=args.infer_batch,
         mix_rate=args.mix_rate,
+        deals=args.card_deals,
+        argmax_size=args.argmax_size,
     )
     jobs: list[Job] = [(t, args.deals, "play", options) for t in tables]
     again = args.rebid or args.recard or args.add_policy
@@ -217,6 +225,8 @@ def main() -> None:
         "bid_model": args.bid_model,
         "infer_batch": args.infer_batch,
         "mix_rate": args.mix_rate,
+        "card_deals": args.card_deals,
+        "argmax_size": args.argmax_size,
     }
     if args.same_tables_as is not None:
         others = _load(args.same_tables_as / "tables.jsonl")

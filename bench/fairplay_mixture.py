@@ -5,7 +5,7 @@ of decisions: a screen of the rate, on games of its own
     .venv/bin/python bench/fairplay_mixture.py [--rounds R] [--from-round R]
         [--deals D] [--rates 1 0.5 0.25 0.1] [--workers W] [--max-minutes M]
         [--out FILE] [--summary-only] [--card-deals N] [--argmax-size N]
-        [--against OTHER]
+        [--against OTHER] [--powers A ...]
 
 The first statistic's evidence of a decision is ``log p_real - mean_j
 log p_j``: the log ratio of the chance of the option chosen under the
@@ -22,12 +22,12 @@ honest noisy players against beginners, a search colluder cheating on a
 quarter of its decisions against intermediates, and one cheating on half
 against noisy players. Every card and bid judged is judged once, and the
 chance of the option chosen given each partner hand is kept (``--out``,
-one line a table, resumable), so every rate is worked out on the same
-decisions. The summary prints, per rate, each kind of pair's mean score
-(self-normalised by hand, cards and bids together, as the detector adds
-them), the honest pairs' mean and standard deviation, and each colluder's
-separation: its mean less the honest mean, in honest standard
-deviations.
+one line a table, resumable; gzipped if its name ends in ``.gz``), so
+every rate is worked out on the same decisions. The summary prints, per
+rate, each kind of pair's mean score (self-normalised by hand, cards and
+bids together, as the detector adds them), the honest pairs' mean and
+standard deviation, and each colluder's separation: its mean less the
+honest mean, in honest standard deviations.
 
 The rule, fixed before the screen was run: the rate with the largest
 separation for the search colluder at a quarter is the one the
@@ -44,15 +44,22 @@ screen was run: a way of valuing cards goes on to be measured only if, on
 the same pairs, the search colluder at a quarter gains at least 0.15 in
 separation and its mean score's gain is more than twice its standard
 error.
+
+``--powers A ...`` prints the figures again with the log of each chance
+replaced by ``(p^A - 1) / A`` (the log is its limit at 0): a look, after
+the rates, at whether a card the model thinks unlikely should weigh more
+or less than the log weighs it.
 """
 
 from __future__ import annotations
 
 import argparse
+import gzip
 import json
 import math
 import statistics
 import time
+from collections.abc import Callable, Sequence
 from multiprocessing import Pool
 from pathlib import Path
 from typing import Any
@@ -122,30 +129,52 @@ def run(job: Job) -> dict[str, Any]:
     }
 
 
-def pair_z(decisions: list[list[float]], team: int, rate: float) -> float:
-    """A team's score at ``rate``: its hands' sums of the evidence,
+Evidence = Callable[[Sequence[float]], float]
+"""A decision's evidence from the log chances of the option chosen (the
+real partner hand's first)."""
+
+
+def at_rate(rate: float) -> Evidence:
+    return lambda lps: mixture_llr(lps, rate)
+
+
+def box_cox(power: float) -> Evidence:
+    """``h(p) = (p^power - 1) / power`` in place of ``log p`` (its limit at
+    0): one function of each partner hand, so the null holds as for the
+    log; below 0 a card the model thinks unlikely weighs more, above 0
+    less."""
+
+    def evidence(lps: Sequence[float]) -> float:
+        h = [(math.exp(power * lp) - 1.0) / power for lp in lps]
+        return h[0] - sum(h[1:]) / (len(h) - 1)
+
+    return evidence
+
+
+def pair_z(decisions: list[list[float]], team: int, evidence: Evidence) -> float:
+    """A team's score: its hands' sums of the ``evidence``,
     self-normalised (as ``Evidence.z``)."""
     by_hand: dict[int, float] = {}
     for d in decisions:
         if int(d[0]) == team:
             h = int(d[1])
-            by_hand[h] = by_hand.get(h, 0.0) + mixture_llr(d[2:], rate)
+            by_hand[h] = by_hand.get(h, 0.0) + evidence(d[2:])
     sq = sum(x * x for x in by_hand.values())
     return sum(by_hand.values()) / math.sqrt(sq) if sq > 0 else 0.0
 
 
-def scores(rows: list[dict[str, Any]], rate: float) -> dict[str, list[float]]:
+def scores(rows: list[dict[str, Any]], evidence: Evidence) -> dict[str, list[float]]:
     out: dict[str, list[float]] = {}
     for r in rows:
         for team, spec in ((0, r["a"]), (1, r["b"])):
-            out.setdefault(spec, []).append(pair_z(r["decisions"], team, rate))
+            out.setdefault(spec, []).append(pair_z(r["decisions"], team, evidence))
     return out
 
 
-def separations(rows: list[dict[str, Any]], rate: float) -> dict[str, float]:
+def separations(rows: list[dict[str, Any]], evidence: Evidence) -> dict[str, float]:
     """Each pair's mean score, the honest pairs' mean and standard
-    deviation, and each colluder's separation, at ``rate``."""
-    by = scores(rows, rate)
+    deviation, and each colluder's separation, by ``evidence``."""
+    by = scores(rows, evidence)
     honest = [z for spec, zs in by.items() if spec.startswith("honest:") for z in zs]
     mean_h, sd_h = statistics.mean(honest), statistics.stdev(honest)
     out = {f"mean {spec}": statistics.mean(zs) for spec, zs in sorted(by.items())}
@@ -158,7 +187,7 @@ def separations(rows: list[dict[str, Any]], rate: float) -> dict[str, float]:
 
 def summarise(rows: list[dict[str, Any]], rates: list[float]) -> float:
     """Print the figures by rate; return the rate the rule chooses."""
-    by_rate = {rate: separations(rows, rate) for rate in rates}
+    by_rate = {rate: separations(rows, at_rate(rate)) for rate in rates}
     print(f"{len(rows)} tables, {sum(len(r['decisions']) for r in rows)} decisions judged")
     head = "".join(f"{r:>9g}" for r in rates)
     print(f"{'rate':<38}{head}")
@@ -170,6 +199,16 @@ def summarise(rows: list[dict[str, Any]], rates: list[float]) -> float:
     chosen = best if by_rate[best][sep] >= base + MARGIN else 1.0
     print(f"the rule's choice: rate {chosen:g} (largest separation of {KEY} at {best:g})")
     return chosen
+
+
+def summarise_powers(rows: list[dict[str, Any]], powers: list[float]) -> None:
+    """The same figures with ``log p`` replaced by :func:`box_cox` of each
+    power (the log, power 0, first)."""
+    cols = {0.0: separations(rows, at_rate(1.0))}
+    cols.update({a: separations(rows, box_cox(a)) for a in powers if a != 0.0})
+    print(f"{'power (0: the log)':<38}" + "".join(f"{a:>9g}" for a in cols))
+    for key in cols[0.0]:
+        print(f"{key:<38}" + "".join(f"{c[key]:>9.3f}" for c in cols.values()))
 
 
 def main() -> None:
@@ -185,9 +224,10 @@ def main() -> None:
     ap.add_argument("--card-deals", type=int, default=ScoreOptions().deals)
     ap.add_argument("--argmax-size", type=int, default=None)
     ap.add_argument("--against", type=Path, default=None, metavar="OTHER")
+    ap.add_argument("--powers", type=float, nargs="*", default=[])
     args = ap.parse_args()
     console = Console(stderr=True)
-    rows = [json.loads(x) for x in args.out.read_text().splitlines()] if args.out.exists() else []
+    rows = read_rows(args.out) if args.out.exists() else []
     done = {r["id"] for r in rows}
     todo = (
         []
@@ -196,7 +236,8 @@ def main() -> None:
     )
     args.out.parent.mkdir(parents=True, exist_ok=True)
     t0 = time.monotonic()
-    with Pool(max(1, args.workers)) as pool, args.out.open("a") as f:
+    opener = gzip.open if args.out.suffix == ".gz" else open
+    with Pool(max(1, args.workers)) as pool, opener(args.out, "at") as f:
         options = ScoreOptions(deals=args.card_deals, argmax_size=args.argmax_size)
         jobs = [(t, args.deals, options) for t in todo]
         for i, row in enumerate(pool.imap(run, jobs)):
@@ -212,8 +253,10 @@ def main() -> None:
     whole = complete_rounds(rows)
     if whole:
         summarise(whole, args.rates)
+    if whole and args.powers:
+        summarise_powers(whole, args.powers)
     if whole and args.against is not None:
-        others = [json.loads(x) for x in args.against.read_text().splitlines()]
+        others = read_rows(args.against)
         paired(whole, others)
 
 
@@ -226,14 +269,20 @@ def paired(rows: list[dict[str, Any]], others: list[dict[str, Any]]) -> None:
         if r["id"] not in theirs:
             continue
         for team, spec in ((0, r["a"]), (1, r["b"])):
-            mine = pair_z(r["decisions"], team, 1.0)
-            diffs.setdefault(spec, []).append(
-                mine - pair_z(theirs[r["id"]]["decisions"], team, 1.0)
-            )
+            mine = pair_z(r["decisions"], team, at_rate(1.0))
+            other = pair_z(theirs[r["id"]]["decisions"], team, at_rate(1.0))
+            diffs.setdefault(spec, []).append(mine - other)
     print("score (rate 1) less the other file's, same pairs: mean (standard error)")
     for spec, d in sorted(diffs.items()):
         se = statistics.stdev(d) / math.sqrt(len(d)) if len(d) > 1 else float("nan")
         print(f"  {spec:26} {statistics.mean(d):+.3f} ({se:.3f}) over {len(d)}")
+
+
+def read_rows(path: Path) -> list[dict[str, Any]]:
+    """The tables of a screen's file (gzipped if its name ends in .gz)."""
+    opener = gzip.open if path.suffix == ".gz" else open
+    with opener(path, "rt") as f:
+        return [json.loads(x) for x in f if x.strip()]
 
 
 def complete_rounds(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:

@@ -7,6 +7,7 @@ not the same are refused."""
 
 from __future__ import annotations
 
+import gzip
 import json
 import subprocess
 import sys
@@ -153,6 +154,24 @@ def test_the_cards_are_judged_again(quick: tuple[Path, dict[str, object]], tmp_p
     assert any(_cards(four[r["id"]]) != pytest.approx(_cards(r)) for r in rows)
     with pytest.raises(ValueError, match="not the same games"):
         recard(*_not_the_same(rows))
+
+
+def test_the_cards_are_judged_again_on_more_deals(
+    quick: tuple[Path, dict[str, object]], tmp_path: Path
+) -> None:
+    # --recard with the cards valued on 24 deals and resampled at 16: other
+    # cards' evidence, the same bids and second statistic, and the row says
+    # how its cards were judged.
+    out, _ = quick
+    rows = _rows(out)
+    _run(tmp_path / "more", "--recard", str(out), "--card-deals", "24", "--argmax-size", "16")
+    more = _by_id(tmp_path / "more")
+    for r in rows:
+        assert (more[r["id"]]["card_deals"], more[r["id"]]["argmax_size"]) == (24, 16)
+        assert more[r["id"]]["bid_hands"] == r["bid_hands"]
+        policy = [seat[7:] for hand in more[r["id"]]["hands"] for seat in hand]
+        assert policy == [seat[7:] for hand in r["hands"] for seat in hand]
+    assert any(_cards(more[r["id"]]) != pytest.approx(_cards(r)) for r in rows)
 
 
 def test_the_thresholds_rule_and_the_same_tables_summary(
@@ -349,3 +368,38 @@ def test_the_inferred_hands_bench_judges_the_same_cards_with_each_batch(tmp_path
     )
     assert again.stdout == done.stdout  # resumed: nothing judged twice
     assert len(out.read_text().splitlines()) == 3
+
+
+def test_the_mixture_screen_keeps_every_decision_and_works_out_each_rate(tmp_path: Path) -> None:
+    """bench/fairplay_mixture.py: a round of four tables of 2 deals, gzipped;
+    every rate, the rule's choice and each power are printed from the same
+    decisions kept, a second run resumes, and ``--against`` pairs the
+    tables of another file (itself here: every difference is zero)."""
+    bench = BENCH.parent / "fairplay_mixture.py"
+    out = tmp_path / "screen.jsonl.gz"
+    args = ["--rounds", "1", "--deals", "2", "--workers", "1", "--rates", "1", "0.25"]
+    cmd = [sys.executable, str(bench), *args, "--powers", "0.5", "--out", str(out)]
+    done = subprocess.run(cmd, capture_output=True, text=True, timeout=300, check=True)
+    lines = done.stdout.strip().splitlines()
+    assert lines[0].startswith("4 tables, ")
+    assert lines[1].split() == ["rate", "1", "0.25"]
+    assert any(x.startswith("the rule's choice: rate ") for x in lines)
+    assert any(x.startswith("separation colluder:search:0.25 ") for x in lines)
+    assert any(x.split()[:3] == ["power", "(0:", "the"] for x in lines)
+    with gzip.open(out, "rt") as f:
+        rows = [json.loads(x) for x in f]
+    assert [r["id"] for r in rows] == ["m0-ie", "m0-nb", "m0-c25", "m0-c50"]
+    for r in rows:  # the team, the hand, then 3 chances for a card, 4 for a bid
+        assert r["decisions"] and {len(d) for d in r["decisions"]} <= {5, 6}
+        assert any(len(d) == 6 for d in r["decisions"])
+    again = subprocess.run(cmd, capture_output=True, text=True, timeout=300, check=True)
+    assert again.stdout == done.stdout  # resumed: nothing judged twice
+    paired = subprocess.run(
+        [*cmd, "--summary-only", "--against", str(out)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=True,
+    )
+    diffs = paired.stdout.split("same pairs: mean (standard error)\n")[1].splitlines()
+    assert len(diffs) == 6 and all(" +0.000 " in d for d in diffs)

@@ -18,7 +18,7 @@ from fourhundred.bots.fairplay.choice import (
     verdict,
 )
 from fourhundred.bots.fairplay.games import play_deals
-from fourhundred.bots.fairplay.scorer import card_options, judge, play_decisions
+from fourhundred.bots.fairplay.scorer import card_options, card_tallies, judge, play_decisions
 from fourhundred.bots.tally import Tally
 
 
@@ -97,6 +97,7 @@ def test_the_verdict_under_the_softmax_is_the_softmax_judgement() -> None:
         ({"eps": 0.0}, "eps"),
         ({"eps": 1.5}, "eps"),
         ({"argmax_draws": 0}, "argmax_draws"),
+        ({"argmax_size": 0}, "argmax_size"),
     ],
 )
 def test_options_that_name_no_model_are_refused(kwargs: dict[str, object], message: str) -> None:
@@ -151,3 +152,36 @@ def test_bids_are_judged_by_either_model_on_the_same_values() -> None:
         assert a == verdict(real, refs, b.bid, model)
         assert a is not None and (a.gain, a.agrees_true) == (j.gain, j.agrees_true)
     assert seen >= 4
+
+
+def test_fewer_deals_a_resample_make_a_flatter_player() -> None:
+    """``size``: a player who decides on fewer deals than were valued is
+    less sure of the best option. Option 1 leads by 2 on 3 deals of 4 and
+    trails by 2.5 on the fourth: a resample of 4 deals finds it best when
+    it holds at most one of the fourth kind, 0.75^4 + 4 * 0.25 * 0.75^3."""
+    t = Tally({1: [2.0, 2.0, 2.0, -1.0] * 8, 2: [0.0, 0.0, 0.0, 1.5] * 8}, deals=32)
+    (all_32,) = argmax_shares([t], draws=2000, seed=4)
+    (of_4,) = argmax_shares([t], draws=2000, seed=4, size=4)
+    assert all_32[1] > 0.99
+    assert of_4[1] == pytest.approx(0.75**4 + 4 * 0.25 * 0.75**3, abs=0.03)
+
+
+def test_cards_are_judged_with_the_options_resample_size() -> None:
+    game = play_deals([HeuristicBot() for _ in range(4)], deals=1, seed=13)
+    options = ScoreOptions(deals=8, refs=2, seed=1, argmax_size=3)
+    seen = 0
+    for i, d in enumerate(list(play_decisions(game[0]))[:10]):
+        tallies = card_tallies(d.view, d.partner_hand, options, seed=i)
+        j = judge(d.view, d.partner_hand, d.card, options, seed=i)
+        if tallies is None:
+            assert j is None
+            continue
+        seen += 1
+        real, refs, chosen = card_options(d.view, d.partner_hand, d.card, options, seed=i) or (
+            {},
+            [],
+            0,
+        )
+        model = argmax_log_probs(tallies, options.argmax_draws, options.eps, i, size=3)
+        assert j == verdict(real, refs, chosen, model)
+    assert seen >= 5

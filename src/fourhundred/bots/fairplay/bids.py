@@ -42,7 +42,7 @@ from .choice import Judged, argmax_log_probs, judged, verdict
 from .worlds import PartnerFixed
 
 if TYPE_CHECKING:
-    from .scorer import ScoreOptions
+    from .options import ScoreOptions
 
 __all__ = [
     "BidDecision",

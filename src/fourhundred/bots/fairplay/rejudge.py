@@ -151,5 +151,7 @@ def recard(
         for old, new, bids in zip(row["hands"], hands, bid_rows, strict=True)
     ]
     out["infer_batch"] = options.infer_batch
+    out["card_deals"] = options.deals
+    out["argmax_size"] = options.argmax_size
     out["recard_seconds"] = round(time.monotonic() - t0, 1)
     return out
