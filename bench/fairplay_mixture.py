@@ -45,7 +45,9 @@ the same pairs, the search colluder at a quarter gains at least 0.15 in
 separation and its mean score's gain is more than twice its standard
 error.
 
-``--powers A ...`` prints the figures again with the log of each chance
+The figures are of the tables of rounds ``--from-round`` to ``--rounds``
+(less one) whose rounds are all done. ``--powers A ...`` prints the
+figures again with the log of each chance
 replaced by ``(p^A - 1) / A`` (the log is its limit at 0): a look, after
 the rates, at whether a card the model thinks unlikely should weigh more
 or less than the log weighs it.
@@ -250,7 +252,8 @@ def main() -> None:
                 console.print("[yellow]time is up; run again to resume[/]")
                 pool.terminate()
                 break
-    whole = complete_rounds(rows)
+    wanted = {t.id for t in tables(args.from_round, args.rounds)}
+    whole = complete_rounds([r for r in rows if r["id"] in wanted])
     if whole:
         summarise(whole, args.rates)
     if whole and args.powers:
