@@ -1,5 +1,7 @@
-"""Fixtures shared by the engine tests: the conformance vectors and a way to
-run the ``fourhundred`` command as a user would."""
+"""Fixtures shared by the engine tests: the conformance vectors, a way to run
+the ``fourhundred`` command as a user would, and the record the record tests
+spoil. The helpers several test modules share (``fh_*.py``, beside this
+file) are imported by name."""
 
 from __future__ import annotations
 
@@ -15,6 +17,12 @@ from typing import Any
 
 import pytest
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from fh_records import Record, base_state
+
+from fourhundred.engine import record_from_state
+
 DATA = Path(__file__).resolve().parents[1] / "data"
 VECTORS_FILE = DATA / "public-records.json.gz"
 
@@ -29,6 +37,15 @@ def load_vectors() -> list[dict[str, Any]]:
 @pytest.fixture(scope="session")
 def vectors() -> list[dict[str, Any]]:
     return load_vectors()
+
+
+@pytest.fixture
+def record() -> Record:
+    """The record of ``fh_records.base_state()``: three hands, dealt by seats
+    0, 1 and 2 (the record tests, ``test_record_*.py``)."""
+    data = record_from_state(base_state()).to_dict()
+    assert [h["dealer"] for h in data["hands"]] == [0, 1, 2]
+    return data
 
 
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
