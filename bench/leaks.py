@@ -40,15 +40,8 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests" / "fuzz"))
 sys.path.insert(0, str(ROOT / "tests" / "leaks"))
 
-from fh_leaks import (  # noqa: E402
-    KINDS,
-    CheckSummary,
-    GameOptions,
-    GameResult,
-    LeakGame,
-    Recipient,
-    check_game,
-)
+from fh_leak_games import KINDS, GameOptions, GameResult, LeakGame  # noqa: E402
+from fh_leaks import CheckSummary, Recipient, check_game  # noqa: E402
 from fh_wire import Account, running_server  # noqa: E402
 from rich.console import Console  # noqa: E402
 from rich.markup import escape  # noqa: E402

@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 import random
 
-from fh_leaks import GameOptions, GameResult, LeakGame
+from fh_leak_games import GameOptions, GameResult, LeakGame
 from fh_wire import Account, Server
 
 
