@@ -6,13 +6,14 @@ what came back.
 
 It starts ``fourhundred serve`` on a free loopback port with a fresh
 database and fires batches of frames drawn by Hypothesis (the strategies of
-``tests/fuzz/fh_fuzz.py``) at a Private table of four guests in play, from
-the seated players, a spectator and a user attached to no table. Every
-reply is judged (a documented error code, a message, the frame's id; the
-documented close after a ``closing`` frame), fresh connections compare the
-whole table before and after each batch (a refused frame must change
-nothing), and between batches the harness makes a legal move, checks
-``/healthz`` and that a control table still takes moves.
+``tests/fuzz/fh_fuzz_transport.py`` and ``tests/fuzz/fh_fuzz_moves.py``) at
+a Private table of four guests in play, from the seated players, a spectator
+and a user attached to no table. Every reply is judged (a documented error
+code, a message, the frame's id; the documented close after a ``closing``
+frame), fresh connections compare the whole table before and after each
+batch (a refused frame must change nothing), and between batches the harness
+makes a legal move, checks ``/healthz`` and that a control table still takes
+moves.
 
 It stops after ``--frames`` frames or ``--max-seconds`` seconds, whichever
 comes first, and prints the frames sent, the outcomes by kind and code, the

@@ -3,7 +3,7 @@ real WebSockets: malformed JSON, binary and non-UTF-8 frames, unknown types,
 wrong and missing and extra fields, huge ids, moves out of turn and for
 another seat, a spectator's and an outsider's moves, replayed ids, stale
 versions, frames just over 64 KiB and about 1 MiB, floods and bursts of
-junk. ``fh_fuzz.FuzzRig`` judges every reply and checks, with fresh
+junk. ``fh_fuzz_rig.FuzzRig`` judges every reply and checks, with fresh
 connections before and after each batch, that nothing a refused frame did
 changed the table; between batches it makes a legal move (so every phase is
 fuzzed), checks ``/healthz`` and that a control table still takes moves.
