@@ -10,238 +10,39 @@ screen. A table scene is a
 with fixed seeds, so the demo cannot drift from the engine's contract.
 ``test_web_scenes.py`` checks that the committed files are what this module
 builds; run ``python tests/web/scenes.py`` to rewrite them.
+
+This module holds the scenes themselves, their Arabic versions and the
+files they are written to; the players that move a game on to a scene's
+position are in ``fh_scene_players.py``, and the protocol messages a scene
+is made of (seats, rooms, ``snapshot`` frames, chat) in
+``fh_scene_frames.py``.
 """
 
 from __future__ import annotations
 
 import json
 import random
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from fourhundred.engine import (
-    BID_BASE,
-    CARD_NAMES,
-    GameState,
-    HandSummary,
-    Phase,
-    preset,
-    record_from_state,
-    view_for,
+from fh_scene_frames import (
+    CHAT,
+    CHAT_AR,
+    NAMES,
+    NAMES_AR,
+    RATINGS,
+    T0,
+    players,
+    room,
+    seat_entry,
+    snapshot,
+    user,
 )
+from fh_scene_players import play_until
+
+from fourhundred.engine import GameState, Phase, preset, record_from_state
 
 DEMO_DIR = Path(__file__).resolve().parent / "demo"
-
-NAMES = ["Rami", "Nour", "Karim", "Layla"]
-NAMES_AR = ["رامي", "نور", "كريم", "ليلى"]
-RATINGS = [1532, 1490, 1561, 1507]
-T0 = 1767225600000  # 2026-01-01T00:00:00Z, a fixed clock for the scenes
-
-
-# ------------------------------------------------------------- the players
-
-
-def _bid(state: GameState, rng: random.Random) -> int:
-    """A plausible bid: count likely tricks, stay legal."""
-    seat = state.turn
-    hand = [c for c in range(52) if state.hand(seat) >> c & 1]
-    sure = 0.0
-    for c in hand:
-        suit, rank = divmod(c, 13)
-        if rank == 12:
-            sure += 1
-        elif rank == 11:
-            sure += 0.7
-        elif suit == 2 and rank >= 8:
-            sure += 0.5
-    sure += max(0, sum(1 for c in hand if c // 13 == 2) - 3) * 0.6
-    legal = state.legal_bids()
-    want = min(max(round(sure + rng.random() * 0.8), legal[0]), 12)
-    return want if want in legal else legal[0]
-
-
-def _play(state: GameState, rng: random.Random) -> int:
-    """A plausible card: the highest while short of the bid, else the lowest."""
-    seat = state.turn
-    need = (state.bid_of(seat) or 0) - state.tricks_won[seat]
-    by_rank = sorted(state.legal_cards(), key=lambda c: (c % 13, c // 13 == 2))
-    return by_rank[-1] if need > 0 and rng.random() < 0.85 else by_rank[0]
-
-
-def _step(state: GameState, rng: random.Random) -> None:
-    if state.phase is Phase.DEAL:
-        state.deal_random(seed=rng.randrange(1 << 30))
-    elif state.phase is Phase.BID:
-        state.apply(BID_BASE + _bid(state, rng))
-    else:
-        state.apply(_play(state, rng))
-
-
-def _play_until(state: GameState, rng: random.Random, stop: Callable[[GameState], bool]) -> None:
-    for _ in range(5000):
-        if stop(state):
-            return
-        _step(state, rng)
-    raise RuntimeError("the scene never reached its position")
-
-
-# ------------------------------------------------------ protocol messages
-
-
-def _last_trick_of(h: HandSummary) -> dict[str, Any] | None:
-    last = h.last_trick()
-    if last is None:
-        return None
-    return {
-        "leader": last.leader,
-        "cards": [CARD_NAMES[c] for c in last.cards],
-        "winner": last.winner,
-    }
-
-
-def sheet_of(state: GameState) -> list[dict[str, Any]]:
-    """The score sheet: the ``hand_over`` event of every finished hand."""
-    rows = []
-    for h in state.history:
-        rows.append(
-            {
-                "kind": "hand_over",
-                "hand_index": h.hand_index,
-                "dealer": h.dealer,
-                "bids": list(h.bids_by_seat),
-                "tricks": list(h.tricks),
-                "deltas": list(h.deltas),
-                "scores": list(h.scores),
-                "thrown_in": h.thrown_in,
-                "redeal_request": h.redeal_request,
-                "last_trick": _last_trick_of(h),
-            }
-        )
-    return rows
-
-
-def user(i: int, names: list[str] = NAMES) -> dict[str, Any]:
-    return {"id": f"u_{i + 1}", "name": names[i], "guest": False, "rating": RATINGS[i]}
-
-
-def seat_entry(
-    seat: int,
-    who: dict[str, Any] | None = None,
-    *,
-    bot: str | None = None,
-    ready: bool = True,
-    connected: bool = True,
-) -> dict[str, Any]:
-    empty = who is None and bot is None
-    return {
-        "seat": seat,
-        "team": seat % 2,
-        "user": who,
-        "bot": bot,
-        "substitute": False,
-        "ready": (ready or bot is not None) and not empty,
-        "connected": connected and not empty,
-    }
-
-
-def room(  # noqa: PLR0913 - one keyword per field of the room a scene shows
-    table_id: str,
-    seats: list[dict[str, Any]],
-    *,
-    kind: str = "private",
-    status: str = "playing",
-    preset_name: str = "standard",
-    changes: dict[str, Any] | None = None,
-    timer: int = 30,
-    spectators: int = 0,
-) -> dict[str, Any]:
-    settings = preset(preset_name).replace(**(changes or {}))
-    out = {
-        "id": table_id,
-        "kind": kind,
-        "status": status,
-        "preset": preset_name,
-        "settings": settings.to_dict(),
-        "changes": dict(changes or {}),
-        "timer": timer,
-        "seats": seats,
-        "open_seats": sum(1 for s in seats if s["user"] is None and s["bot"] is None),
-        "host": "u_1",
-        "spectators": spectators,
-        "rated": kind == "ranked",
-        "created_ms": T0,
-    }
-    if kind == "private":
-        out["invite"] = "q3Vx9kTz0bLw7mPa2RcY4g"
-    return out
-
-
-def snapshot(  # noqa: PLR0913 - one keyword per field of the frame a scene shows
-    state: GameState,
-    seat: int | None,
-    seats: list[dict[str, Any]],
-    *,
-    kind: str = "private",
-    preset_name: str = "standard",
-    remaining_ms: int = 23000,
-    chat: list[dict[str, Any]] | None = None,
-) -> dict[str, Any]:
-    """A ``snapshot`` frame for ``seat`` (None: a spectator)."""
-    over = state.phase is Phase.OVER
-    return {
-        "type": "snapshot",
-        "table": "demo",
-        "version": 100 + len(state.history) * 60 + len(state.plays),
-        "you": {
-            "seat": seat,
-            "role": "spectator" if seat is None else "player",
-            "host": seat == 0,
-        },
-        "room": room(
-            "demo",
-            seats,
-            kind=kind,
-            status="over" if over else "playing",
-            preset_name=preset_name,
-        ),
-        "view": view_for(state, seat).to_dict(),
-        "clock": None
-        if over
-        else {
-            "seat": state.turn,
-            "timer": 30,
-            "remaining_ms": remaining_ms,
-            "deadline_ms": T0 + remaining_ms,
-        },
-        "sheet": sheet_of(state),
-        "chat": chat or [],
-    }
-
-
-def chat_line(i: int, text: str, names: list[str] = NAMES, *, channel: str = "players") -> dict:
-    return {
-        "table": "demo",
-        "channel": channel,
-        "from": {"id": f"u_{i + 1}", "name": names[i]},
-        "text": text,
-        "at_ms": T0 + 1000 * i,
-    }
-
-
-CHAT = [chat_line(1, "yalla!"), chat_line(2, "nice trump!")]
-CHAT_AR = [chat_line(1, "يلا!", NAMES_AR), chat_line(2, "حلوة!", NAMES_AR)]
-
-
-def players(
-    *, bots: tuple[int, ...] = (), away: tuple[int, ...] = (), names: list[str] = NAMES
-) -> list[dict[str, Any]]:
-    return [
-        seat_entry(s, bot="heuristic")
-        if s in bots
-        else seat_entry(s, user(s, names), connected=s not in away)
-        for s in range(4)
-    ]
 
 
 # ---------------------------------------------------------------- scenes
@@ -258,7 +59,7 @@ def build_scenes(*, analysis: bool = False) -> dict[str, dict[str, Any]]:
     # Bidding: your turn at seat 0, own score >= 30 (your lowest bid is 3).
     rng = random.Random(400)
     s = GameState(preset("standard"), first_dealer=1)
-    _play_until(
+    play_until(
         s,
         rng,
         lambda g: g.phase is Phase.BID and g.turn == 0 and g.n_bids == 2 and g.scores[0] >= 30,
@@ -284,7 +85,7 @@ def build_scenes(*, analysis: bool = False) -> dict[str, dict[str, Any]]:
         legal = len(g.legal_cards())
         return g.hand_index >= 3 and len(g.tricks()) >= 5 and 2 < legal < g.hand(0).bit_count()
 
-    _play_until(s, rng, following)
+    play_until(s, rng, following)
     scenes["play"] = {
         "screen": "table",
         "me": me,
@@ -299,7 +100,7 @@ def build_scenes(*, analysis: bool = False) -> dict[str, dict[str, Any]]:
 
     # A complete trick on the table, someone else to lead.
     t = s.clone()
-    _play_until(t, rng, lambda g: g.phase is Phase.PLAY and not g.current_trick)
+    play_until(t, rng, lambda g: g.phase is Phase.PLAY and not g.current_trick)
     scenes["trick"] = {
         "screen": "table",
         "me": me,
@@ -309,7 +110,7 @@ def build_scenes(*, analysis: bool = False) -> dict[str, dict[str, Any]]:
     # The end of a game, and its record for the replay viewer.
     rng = random.Random(7)
     s = GameState(preset("standard"), first_dealer=0)
-    _play_until(s, rng, lambda g: g.phase is Phase.OVER)
+    play_until(s, rng, lambda g: g.phase is Phase.OVER)
     assert s.winner is not None
     game = {
         "id": "demo",
