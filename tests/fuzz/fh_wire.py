@@ -1,58 +1,48 @@
 """Wire-level helpers shared by the fuzz, leak and security tests and by
-``bench/fuzz.py`` and ``bench/leaks.py``.
+``bench/fuzz.py`` and ``bench/leaks.py``: one import for the three modules
+that hold them.
 
-- :class:`Server`, :class:`Databases` (re-exported from
-  ``tests/server/fh_server_helpers.py``): a real ``fourhundred serve``
-  process on a free loopback port with a fresh database.
-- :class:`Account`: one user's HTTP session (a guest or a registered user).
-- :class:`Wire`: one raw WebSocket of one user. Unlike the server tests'
-  ``Player`` it sends anything (text, invalid UTF-8 as a text frame, binary,
-  oversized frames) and keeps every frame it receives, raw and parsed, so
-  that a test can judge each reply and each frame.
-- :data:`ERROR_CODES`, :data:`CLOSE_CODES`: the codes ``docs/protocol.md``
-  documents, read from the document itself, so that a code the server sends
-  but the contract does not name is caught.
-- :func:`comparable`: the part of a ``snapshot`` that a refused frame must
-  not change.
+- ``fh_wire_server.py``: :class:`Server`, :class:`Databases` (a real
+  ``fourhundred serve`` process with a fresh database),
+  :func:`running_server`, and :class:`Account` (one user's HTTP session).
+- ``fh_wire_socket.py``: :class:`Wire` (one raw WebSocket that sends
+  anything and keeps every frame), :class:`Outcome` and :func:`comparable`.
+- ``fh_wire_codes.py``: :data:`CARD_NAMES` and the codes ``docs/protocol.md``
+  documents (:data:`ERROR_CODES`, :data:`CLOSE_CODES`, :data:`BAD_KINDS`).
 
 Everything talks to 127.0.0.1 only, and every wait is bounded.
 """
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
-import itertools
-import json
-import os
-import re
-import secrets
-import shutil
-import sys
-import tempfile
-import time
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
-from dataclasses import dataclass
-from pathlib import Path
-from typing import Any
-
-import httpx
-from websockets.asyncio.client import ClientConnection, connect
-from websockets.exceptions import ConnectionClosed
-
-ROOT = Path(__file__).resolve().parents[2]
-_SERVER_TESTS = ROOT / "tests" / "server"
-if str(_SERVER_TESTS) not in sys.path:
-    sys.path.insert(0, str(_SERVER_TESTS))
-
-from fh_server_helpers import Databases, Server, free_port, pg_available  # noqa: E402
+from fh_wire_codes import (
+    BAD_KINDS,
+    CARD_NAMES,
+    CLOSE_CODES,
+    ERROR_CODES,
+    PROTOCOL_MD,
+    documented_codes,
+)
+from fh_wire_server import (
+    ROOT,
+    Account,
+    Databases,
+    Server,
+    free_port,
+    pg_available,
+    running_server,
+)
+from fh_wire_socket import REPLY_TYPES, STATE_TYPES, Outcome, Wire, comparable
 
 __all__ = [
+    "BAD_KINDS",
     "CARD_NAMES",
     "CLOSE_CODES",
     "ERROR_CODES",
+    "PROTOCOL_MD",
+    "REPLY_TYPES",
     "ROOT",
+    "STATE_TYPES",
     "Account",
     "Databases",
     "Outcome",
@@ -64,417 +54,3 @@ __all__ = [
     "pg_available",
     "running_server",
 ]
-
-CARD_NAMES = tuple(r + s for s in "CDHS" for r in "23456789TJQKA")
-"""The 52 card names in deck order (docs/view.md)."""
-
-PROTOCOL_MD = ROOT / "docs" / "protocol.md"
-
-
-def documented_codes(text: str) -> tuple[frozenset[str], frozenset[int]]:
-    """The ``error.code`` values and the WebSocket close codes that
-    protocol.md's "Errors" and "Close codes" tables list.
-
-    >>> documented_codes("### Errors\\n| code | meaning |\\n|---|---|\\n| `stale` | old |\\n"
-    ...                  "### Close codes\\n| code | why |\\n|---|---|\\n| 1008 | flood |\\n")
-    (frozenset({'stale'}), frozenset({1008}))
-    """
-    errors: set[str] = set()
-    closes: set[int] = set()
-    section = ""
-    for line in text.splitlines():
-        if line.startswith("#"):
-            section = line.strip("# ").lower()
-            continue
-        m = re.match(r"\|\s*`?([a-z_0-9]+)`?\s*\|", line)
-        if m is None:
-            continue
-        if section.startswith("errors"):
-            errors.add(m.group(1))
-        elif section.startswith("close codes") and m.group(1).isdigit():
-            closes.add(int(m.group(1)))
-    errors.discard("code")
-    return frozenset(errors), frozenset(closes)
-
-
-ERROR_CODES, CLOSE_CODES = documented_codes(PROTOCOL_MD.read_text(encoding="utf-8"))
-"""What docs/protocol.md promises (checked non-trivial by the test suite)."""
-
-BAD_KINDS = frozenset({"bad_json", "bad_message", "unknown_type"})
-"""The refusals that count towards the "repeated malformed frames" close."""
-
-
-# ------------------------------------------------------------------ accounts
-
-
-class Account:
-    """One user's HTTP session against a server."""
-
-    def __init__(self, base_url: str, name: str, *, local_address: str | None = None) -> None:
-        self.base_url = base_url
-        self.name = name
-        # Another loopback address (127.0.0.2...) is another client address
-        # to the server's per-address limits.
-        transport = httpx.AsyncHTTPTransport(local_address=local_address) if local_address else None
-        self.http = httpx.AsyncClient(base_url=base_url, timeout=30, transport=transport)
-        self.user: dict[str, Any] = {}
-
-    @property
-    def ws_url(self) -> str:
-        return self.base_url.replace("http://", "ws://", 1) + "/ws"
-
-    @property
-    def token(self) -> str:
-        return self.http.cookies.get("fh_session") or ""
-
-    @property
-    def id(self) -> str:
-        return str(self.user["id"])
-
-    async def guest(self) -> Account:
-        r = await self.http.post("/api/guest", json={"name": self.name})
-        if r.status_code != 201:
-            raise RuntimeError(f"guest {self.name!r}: {r.status_code} {r.text}")
-        self.user = r.json()["user"]
-        return self
-
-    async def register(self, password: str) -> Account:
-        r = await self.http.post(
-            "/api/register", json={"username": self.name, "password": password}
-        )
-        if r.status_code != 201:
-            raise RuntimeError(f"register {self.name!r}: {r.status_code} {r.text}")
-        self.user = r.json()["user"]
-        return self
-
-    async def create_table(self, **body: Any) -> dict[str, Any]:
-        """``POST /api/tables``; the whole answer (``table``, maybe ``invite``)."""
-        r = await self.http.post("/api/tables", json=body)
-        if r.status_code != 201:
-            raise RuntimeError(f"create table: {r.status_code} {r.text}")
-        out: dict[str, Any] = r.json()
-        return out
-
-    async def wire(self, *, origin: str | None = None, light: bool = False) -> Wire:
-        """A fresh socket (it takes over any older socket of this user)."""
-        return await Wire(
-            self.ws_url, self.token, name=self.name, origin=origin, light=light
-        ).open()
-
-    async def aclose(self) -> None:
-        await self.http.aclose()
-
-
-# --------------------------------------------------------------------- wire
-
-
-@dataclass
-class Outcome:
-    """What one frame got back: ``ack``, ``error``, ``pong``, ``closed`` (the
-    socket closed without a reply; ``close_code`` says how) or ``silent``
-    (nothing at all within the time allowed)."""
-
-    kind: str
-    frame: dict[str, Any] | None = None
-    close_code: int | None = None
-    closing: dict[str, Any] | None = None
-
-    @property
-    def code(self) -> str | None:
-        """The error code (``error``), else None."""
-        if self.frame is not None and self.frame.get("type") == "error":
-            return str(self.frame.get("code"))
-        return None
-
-    def label(self) -> str:
-        """A short name for counting outcomes: ``error:stale``, ``close:1009``..."""
-        if self.kind == "error":
-            return f"error:{self.code}"
-        if self.kind == "closed":
-            return f"close:{self.close_code}"
-        return self.kind
-
-
-REPLY_TYPES = frozenset({"ack", "error", "pong", "closing"})
-STATE_TYPES = ("event", "snapshot", "catchup")
-_LIGHT_KEYS = ("type", "id", "code", "message", "version")
-
-
-class Wire:
-    """One raw WebSocket. Every received frame is kept in :attr:`raw` (text)
-    and :attr:`frames` (parsed); :attr:`close_code` is set once it closed.
-
-    ``light``: keep in :attr:`frames` only each frame's type, id, code,
-    message, version (and an event's ``kind``), and the last state frame
-    whole (:meth:`latest`): for long runs, whose frames are judged later
-    from :attr:`raw`."""
-
-    _counter = itertools.count(1)
-
-    def __init__(
-        self,
-        ws_url: str,
-        token: str | None,
-        *,
-        name: str = "",
-        origin: str | None = None,
-        light: bool = False,
-    ) -> None:
-        self.ws_url = ws_url
-        self.light = light
-        self.state: dict[str, Any] | None = None
-        self.token = token
-        self.name = name or f"wire{next(self._counter)}"
-        self.origin = origin
-        self.ws: ClientConnection | None = None
-        self.raw: list[str] = []
-        self.frames: list[dict[str, Any]] = []
-        self.close_code: int | None = None
-        self.binary_frames = 0
-        self.used_ids: list[Any] = []
-        self._changed = asyncio.Event()
-        self._reader: asyncio.Task[None] | None = None
-        self._prefix = secrets.token_hex(6)
-        self._seq = itertools.count(1)
-
-    @property
-    def closed(self) -> bool:
-        return self.close_code is not None
-
-    async def open(self, timeout: float = 20) -> Wire:
-        headers = {"Cookie": f"fh_session={self.token}"} if self.token else {}
-        kwargs: dict[str, Any] = {}
-        if self.origin is not None:
-            kwargs["origin"] = self.origin
-        self.ws = await connect(
-            self.ws_url,
-            additional_headers=headers,
-            max_size=None,
-            open_timeout=timeout,
-            close_timeout=5,
-            ping_interval=None,
-            **kwargs,
-        )
-        self._reader = asyncio.create_task(self._read(self.ws))
-        await self.wait(lambda: bool(self.frames) or self.closed, timeout)
-        return self
-
-    async def _read(self, ws: ClientConnection) -> None:
-        try:
-            async for data in ws:
-                if isinstance(data, bytes):
-                    # The protocol sends text only: count it, keep it readable.
-                    self.binary_frames += 1
-                raw = data.decode("utf-8", "replace") if isinstance(data, bytes) else data
-                self.raw.append(raw)
-                try:
-                    msg = json.loads(raw)
-                except ValueError:
-                    msg = {"type": "<not json>", "raw": raw[:200]}
-                if not isinstance(msg, dict):
-                    msg = {"type": "<not object>"}
-                if msg.get("type") in STATE_TYPES:
-                    self.state = msg
-                if self.light:
-                    small = {k: msg[k] for k in _LIGHT_KEYS if k in msg}
-                    if msg.get("type") == "event" and isinstance(msg.get("event"), dict):
-                        small["kind"] = msg["event"].get("kind")
-                    msg = small
-                self.frames.append(msg)
-                self._changed.set()
-        except ConnectionClosed:
-            pass
-        finally:
-            self.close_code = ws.close_code if ws.close_code is not None else 1006
-            self._changed.set()
-
-    def hello(self) -> dict[str, Any] | None:
-        return next((f for f in self.frames if f.get("type") == "hello"), None)
-
-    async def wait(self, pred: Callable[[], bool], timeout: float = 20) -> bool:
-        """Wait until ``pred()``; False (no exception) if it did not come true."""
-        deadline = time.monotonic() + timeout
-        while not pred():
-            left = deadline - time.monotonic()
-            if left <= 0:
-                return False
-            self._changed.clear()
-            if pred():
-                return True
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._changed.wait(), left)
-        return True
-
-    async def changed(self, timeout: float) -> None:
-        """Wait (at most ``timeout`` s) for the next frame or the close."""
-        self._changed.clear()
-        with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(self._changed.wait(), timeout)
-
-    def new_id(self) -> str:
-        """A command id that no fuzzer will produce by chance."""
-        return f"h{self._prefix}{next(self._seq)}"
-
-    async def send(self, data: str | bytes, *, binary: bool = False) -> bool:
-        """Send one frame: ``str`` as text, ``bytes`` as a *text* frame (so
-        invalid UTF-8 reaches the server) unless ``binary``. False if the
-        socket is already closed."""
-        if self.ws is None or self.closed:
-            return False
-        try:
-            if isinstance(data, bytes):
-                await self.ws.send(data, text=not binary)
-            else:
-                await self.ws.send(data)
-        except ConnectionClosed:
-            return False
-        return True
-
-    async def next_reply(self, since: int, timeout: float = 10) -> Outcome:
-        """The first reply (``ack``/``error``/``pong``, or ``closing`` then
-        the close) at or after frame index ``since``."""
-
-        def found() -> dict[str, Any] | None:
-            return next(
-                (f for f in self.frames[since:] if f.get("type") in REPLY_TYPES),
-                None,
-            )
-
-        await self.wait(lambda: found() is not None or self.closed, timeout)
-        reply = found()
-        if reply is None:
-            if self.closed:
-                return Outcome("closed", close_code=self.close_code)
-            return Outcome("silent")
-        if reply["type"] == "closing":
-            await self.wait(lambda: self.closed, timeout)
-            return Outcome("closed", close_code=self.close_code, closing=reply)
-        return Outcome(str(reply["type"]), frame=reply)
-
-    async def request(self, type_: str, timeout: float = 20, **fields: Any) -> dict[str, Any]:
-        """Send a well-formed command with a fresh id; its ``ack``/``error``/``pong``."""
-        cid = self.new_id()
-        self.used_ids.append(cid)
-        await self.send(json.dumps({"type": type_, "id": cid, **fields}))
-
-        def mine() -> dict[str, Any] | None:
-            return next(
-                (
-                    f
-                    for f in self.frames
-                    if f.get("id") == cid and f.get("type") in ("ack", "error", "pong")
-                ),
-                None,
-            )
-
-        if not await self.wait(lambda: mine() is not None or self.closed, timeout):
-            raise TimeoutError(f"{self.name}: no answer to {type_} in {timeout} s")
-        reply = mine()
-        if reply is None:
-            raise ConnectionError(f"{self.name}: closed ({self.close_code}) before answering")
-        return reply
-
-    async def join(self, timeout: float = 20, **fields: Any) -> dict[str, Any]:
-        """``join`` (``table=`` or ``invite=``, maybe ``last_version=``); the
-        ``snapshot``/``catchup`` that follows its ack."""
-        n = len(self.frames)
-        reply = await self.request("join", timeout, **fields)
-        if reply["type"] != "ack":
-            raise RuntimeError(f"{self.name}: join refused: {reply}")
-
-        def sync() -> dict[str, Any] | None:
-            return next(
-                (f for f in self.frames[n:] if f.get("type") in ("snapshot", "catchup")), None
-            )
-
-        if not await self.wait(lambda: sync() is not None, timeout):
-            raise TimeoutError(f"{self.name}: no snapshot after join")
-        out = sync()
-        assert out is not None
-        if self.light:
-            assert self.state is not None
-            return self.state
-        return out
-
-    def latest(self, *types: str) -> dict[str, Any] | None:
-        """The last frame of one of ``types`` (default: any state frame)."""
-        if not types:
-            return self.state
-        if self.light and set(types) <= set(STATE_TYPES):
-            state = self.state
-            return state if state is not None and state.get("type") in types else None
-        return next((f for f in reversed(self.frames) if f.get("type") in types), None)
-
-    async def close(self) -> None:
-        if self.ws is not None:
-            with contextlib.suppress(Exception):
-                await asyncio.wait_for(self.ws.close(), 5)
-            if self._reader is not None:
-                with contextlib.suppress(Exception):
-                    await asyncio.wait_for(self._reader, 5)
-            self.ws = None
-        if self.close_code is None:
-            self.close_code = 1000
-
-
-def comparable(state_frame: dict[str, Any]) -> dict[str, Any]:
-    """The part of a ``snapshot`` (or ``catchup``) that only an accepted
-    command may change: the version, the recipient's view, the room without
-    who is connected or watching, the score sheet and the turn's deadline
-    (a refused frame must not restart the timer either)."""
-    room = json.loads(json.dumps(state_frame.get("room")))
-    if isinstance(room, dict):
-        room.pop("spectators", None)
-        for seat in room.get("seats") or []:
-            seat.pop("connected", None)
-    clock = state_frame.get("clock")
-    if isinstance(clock, dict):
-        clock = {k: v for k, v in clock.items() if k != "remaining_ms"}
-    return {
-        "version": state_frame.get("version"),
-        "you": state_frame.get("you"),
-        "view": state_frame.get("view"),
-        "room": room,
-        "clock": clock,
-        "sheet": state_frame.get("sheet"),
-    }
-
-
-# -------------------------------------------------------------------- server
-
-
-@contextmanager
-def running_server(
-    backend: str = "sqlite",
-    *,
-    timer_scale: float | None = None,
-    auth_limit: int | None = 1000,
-    log_name: str = "server",
-    bot: str = "random",
-) -> Iterator[Server]:
-    """A ``fourhundred serve`` process on a fresh database, stopped (and the
-    database dropped) at the end; its log is kept in
-    ``$TMPDIR/fourhundred-test-logs/``. SQLite files go to ``/dev/shm`` when it
-    exists: these tests measure the server's judgement, not the disk.
-    ``timer_scale`` reaches the process only through its environment
-    (``FOURHUNDRED_TEST_TIMER_SCALE``), read once at start."""
-    base = "/dev/shm" if os.access("/dev/shm", os.W_OK) else None
-    tmp = Path(tempfile.mkdtemp(prefix="fh-sec-", dir=base))
-    dbs = Databases(tmp)
-    args = [] if auth_limit is None else ["--auth-limit", str(auth_limit)]
-    logs = Path(tempfile.gettempdir()) / "fourhundred-test-logs"
-    logs.mkdir(exist_ok=True)
-    server = Server(
-        dbs.new(backend),
-        timer_scale=timer_scale,
-        bot=bot,
-        extra=args,
-        log_path=logs / f"{log_name}-{backend}-{secrets.token_hex(3)}.log",
-    )
-    try:
-        server.start()
-        yield server
-    finally:
-        server.stop()
-        dbs.drop_all()
-        shutil.rmtree(tmp, ignore_errors=True)
