@@ -63,11 +63,10 @@ def mixture_llr(log_probs: Sequence[float], rate: float) -> float:
     decisions and by their own view on the rest: a decision where the
     real hand's model gives the card played little chance costs at most
     ``log((1 + rate * (k - 1)) / (1 - rate))`` for ``k`` partner hands,
-    not the model's whole log ratio. ``s`` is the
-    same for every hand, so ``h`` is one function of each partner hand and
-    the null (the real hand one more draw of the inferred ones) still
-    gives ``l`` a mean of zero (docs/fair-play.md, "The mixture (session
-    27)").
+    not the model's whole log ratio. ``s`` is the same for every hand, so
+    ``h`` is one function of each partner hand and the null (the real hand
+    one more draw of the inferred ones) still gives ``l`` a mean of zero
+    (docs/fair-play.md, "The mixture (session 27)").
 
     >>> round(mixture_llr([math.log(0.5), math.log(0.25)], 1.0), 4) == round(math.log(2), 4)
     True
