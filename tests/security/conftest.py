@@ -13,6 +13,7 @@ import pytest
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "fuzz"))
 
+from fh_moderation import moderation_server
 from fh_wire import Server, pg_available, running_server
 
 
@@ -40,3 +41,11 @@ def any_db_server(request: pytest.FixtureRequest, sec_server: Server) -> Iterato
         yield sec_server
         return
     yield request.getfixturevalue("pg_server")
+
+
+@pytest.fixture(scope="session")
+def mod_server() -> Iterator[Server]:
+    """The moderation tests' server (``fh_moderation.moderation_server``:
+    a low report limit), one for the three files that use it."""
+    with moderation_server() as server:
+        yield server

@@ -17,8 +17,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from fh_server_helpers import Server
-from fh_wire import Account, Databases
+from fh_wire import Account, Databases, Server
 
 REPORT_LIMIT = 3
 
@@ -26,7 +25,7 @@ REPORT_LIMIT = 3
 @contextlib.contextmanager
 def moderation_server() -> Iterator[Server]:
     """A SQLite server allowing :data:`REPORT_LIMIT` reports (the
-    ``mod_server`` fixture of each moderation test module)."""
+    ``mod_server`` fixture of tests/security/conftest.py)."""
     tmp = Path(tempfile.mkdtemp(prefix="fh-mod-"))
     logs = Path(tempfile.gettempdir()) / "fourhundred-test-logs"
     logs.mkdir(exist_ok=True)

@@ -8,20 +8,11 @@ are in ``test_security_reports.py``, penalties in
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
 from typing import Any
 
-import pytest
-from fh_moderation import admin, count, file, guests, moderation_server, moderator
+from fh_moderation import admin, count, file, guests, moderator
 from fh_server_helpers import Server
 from fh_wire import Account
-
-
-@pytest.fixture(scope="module")
-def mod_server() -> Iterator[Server]:
-    with moderation_server() as server:
-        yield server
-
 
 # --------------------------------------------------------------- moderators
 

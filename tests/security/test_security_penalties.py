@@ -7,19 +7,11 @@ act is in the audit log."""
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
 from typing import Any
 
-import pytest
-from fh_moderation import count, file, guests, moderation_server, moderator
+from fh_moderation import count, file, guests, moderator
 from fh_server_helpers import Server
 from fh_wire import Account, Wire
-
-
-@pytest.fixture(scope="module")
-def mod_server() -> Iterator[Server]:
-    with moderation_server() as server:
-        yield server
 
 
 async def _act(mod: Account, user: str, **body: Any) -> dict[str, Any]:

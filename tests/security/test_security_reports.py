@@ -6,21 +6,12 @@ play face up (to a moderator only)."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Iterator
 from typing import Any
 
-import pytest
-from fh_moderation import REPORT_LIMIT, count, file, guests, moderation_server, moderator
+from fh_moderation import REPORT_LIMIT, count, file, guests, moderator
 from fh_sec import seat_four
 from fh_server_helpers import Server
 from fh_wire import Account
-
-
-@pytest.fixture(scope="module")
-def mod_server() -> Iterator[Server]:
-    with moderation_server() as server:
-        yield server
-
 
 # ------------------------------------------------------------------ reports
 
