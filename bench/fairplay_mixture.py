@@ -68,7 +68,7 @@ from typing import Any
 
 from rich.console import Console
 
-from fourhundred.bots.fairplay import ScoreOptions
+from fourhundred.bots.fairplay import Evidence, ScoreOptions
 from fourhundred.bots.fairplay.bids import bid_decisions, judge_bid
 from fourhundred.bots.fairplay.choice import mixture_llr
 from fourhundred.bots.fairplay.games import play_deals
@@ -131,16 +131,16 @@ def run(job: Job) -> dict[str, Any]:
     }
 
 
-Evidence = Callable[[Sequence[float]], float]
+Transform = Callable[[Sequence[float]], float]
 """A decision's evidence from the log chances of the option chosen (the
 real partner hand's first)."""
 
 
-def at_rate(rate: float) -> Evidence:
+def at_rate(rate: float) -> Transform:
     return lambda lps: mixture_llr(lps, rate)
 
 
-def box_cox(power: float) -> Evidence:
+def box_cox(power: float) -> Transform:
     """``h(p) = (p^power - 1) / power`` in place of ``log p`` (its limit at
     0): one function of each partner hand, so the null holds as for the
     log; below 0 a card the model thinks unlikely weighs more, above 0
@@ -153,19 +153,18 @@ def box_cox(power: float) -> Evidence:
     return evidence
 
 
-def pair_z(decisions: list[list[float]], team: int, evidence: Evidence) -> float:
-    """A team's score: its hands' sums of the ``evidence``,
-    self-normalised (as ``Evidence.z``)."""
+def pair_z(decisions: list[list[float]], team: int, evidence: Transform) -> float:
+    """A team's score: its hands' sums of the ``evidence``, self-normalised
+    by the detector's own :class:`Evidence`."""
     by_hand: dict[int, float] = {}
     for d in decisions:
         if int(d[0]) == team:
             h = int(d[1])
             by_hand[h] = by_hand.get(h, 0.0) + evidence(d[2:])
-    sq = sum(x * x for x in by_hand.values())
-    return sum(by_hand.values()) / math.sqrt(sq) if sq > 0 else 0.0
+    return sum((Evidence(llr=x).closed() for x in by_hand.values()), Evidence()).z
 
 
-def scores(rows: list[dict[str, Any]], evidence: Evidence) -> dict[str, list[float]]:
+def scores(rows: list[dict[str, Any]], evidence: Transform) -> dict[str, list[float]]:
     out: dict[str, list[float]] = {}
     for r in rows:
         for team, spec in ((0, r["a"]), (1, r["b"])):
@@ -173,7 +172,7 @@ def scores(rows: list[dict[str, Any]], evidence: Evidence) -> dict[str, list[flo
     return out
 
 
-def separations(rows: list[dict[str, Any]], evidence: Evidence) -> dict[str, float]:
+def separations(rows: list[dict[str, Any]], evidence: Transform) -> dict[str, float]:
     """Each pair's mean score, the honest pairs' mean and standard
     deviation, and each colluder's separation, by ``evidence``."""
     by = scores(rows, evidence)
