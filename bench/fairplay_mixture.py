@@ -5,7 +5,7 @@ of decisions: a screen of the rate, on games of its own
     .venv/bin/python bench/fairplay_mixture.py [--rounds R] [--from-round R]
         [--deals D] [--rates 1 0.5 0.25 0.1] [--workers W] [--max-minutes M]
         [--out FILE] [--summary-only] [--card-deals N] [--argmax-size N]
-        [--against OTHER] [--powers A ...]
+        [--against OTHER] [--powers A ...] [--model argmax|pick]
 
 The first statistic's evidence of a decision is ``log p_real - mean_j
 log p_j``: the log ratio of the chance of the option chosen under the
@@ -44,6 +44,17 @@ screen was run: a way of valuing cards goes on to be measured only if, on
 the same pairs, the search colluder at a quarter gains at least 0.15 in
 separation and its mean score's gain is more than twice its standard
 error.
+
+``--model pick`` judges cards and bids by the search's own rule instead
+of the argmax (``ScoreOptions.card_model`` and ``bid_model``, "pick": the
+chance that, on a resample of the deals valued, the heuristic's option is
+kept unless another beats it deal by deal by a standard error, as the
+search colluder decides; ``choice.pick_shares``). The rule, fixed before
+that screen was run (session 28), is the one above for the ways of
+valuing cards: the search's rule goes on to be measured only if, on the
+same pairs as the detector's file (``--against``), the search colluder
+at a quarter gains at least 0.15 in separation and its mean score's gain
+is more than twice its standard error.
 
 The figures are of the tables of rounds ``--from-round`` to ``--rounds``
 (less one) whose rounds are all done. ``--powers A ...`` prints the
@@ -226,6 +237,7 @@ def main() -> None:
     ap.add_argument("--argmax-size", type=int, default=None)
     ap.add_argument("--against", type=Path, default=None, metavar="OTHER")
     ap.add_argument("--powers", type=float, nargs="*", default=[])
+    ap.add_argument("--model", choices=("argmax", "pick"), default="argmax")
     args = ap.parse_args()
     console = Console(stderr=True)
     rows = read_rows(args.out) if args.out.exists() else []
@@ -239,7 +251,12 @@ def main() -> None:
     t0 = time.monotonic()
     opener = gzip.open if args.out.suffix == ".gz" else open
     with Pool(max(1, args.workers)) as pool, opener(args.out, "at") as f:
-        options = ScoreOptions(deals=args.card_deals, argmax_size=args.argmax_size)
+        options = ScoreOptions(
+            deals=args.card_deals,
+            argmax_size=args.argmax_size,
+            card_model=args.model,
+            bid_model=args.model,
+        )
         jobs = [(t, args.deals, options) for t in todo]
         for i, row in enumerate(pool.imap(run, jobs)):
             rows.append(row)

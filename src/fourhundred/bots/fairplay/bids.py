@@ -38,7 +38,7 @@ from ..knowledge import Knowledge
 from ..sampling import sample_hands
 from ..search import Limits, evaluate
 from ..tally import Tally
-from .choice import Judged, argmax_log_probs, judged, verdict
+from .choice import Judged, argmax_log_probs, judged, pick_log_probs, verdict
 from .worlds import PartnerFixed
 
 if TYPE_CHECKING:
@@ -152,12 +152,20 @@ def judge_bid(
     """The evidence of bidding ``bid`` in ``view`` when the partner holds
     ``partner_hand``; ``None`` when not judged (see :func:`bid_tallies`).
     The choice model is ``options.bid_model``: the softmax of
-    ``bid_beta`` per point, or the cards' argmax over resampled deals."""
+    ``bid_beta`` per point, the cards' argmax over resampled deals, or the
+    search's rule on resampled deals (the heuristic's bid its prior)."""
     tallies = bid_tallies(view, partner_hand, bid, options, seed)
     if tallies is None:
         return None
     real, inferred = _means(tallies)
     if options.bid_model == "softmax":
         return judged(real, inferred, bid, options.bid_beta, options.mix_rate)
-    model = argmax_log_probs(tallies, options.argmax_draws, options.eps, seed)
+    if options.bid_model == "pick":
+        k = Knowledge.from_view(view)
+        prior = heuristic_bid(k, tuple(k.legal or ()))
+        model = pick_log_probs(
+            tallies, prior, options.pick_z, options.argmax_draws, options.eps, seed
+        )
+    else:
+        model = argmax_log_probs(tallies, options.argmax_draws, options.eps, seed)
     return verdict(real, inferred, bid, model, options.mix_rate)

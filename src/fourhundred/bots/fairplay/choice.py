@@ -1,11 +1,14 @@
 """The choice models decisions are judged by, and one decision's verdict
 from the values with the partner's real hand and with inferred ones.
 
-Two models: a softmax over the values of the options (``beta`` per
-point; the bids'), and the chance that each option is the best of the
+Three models: a softmax over the values of the options (``beta`` per
+point; the bids'), the chance that each option is the best of the
 means over a resample of the deals valued (:func:`argmax_log_probs`: a
 player who takes the best option by its own sample of as many deals, the
-cards' since session 22).
+cards' since session 22), and the chance that the search's own rule
+picks it on such a resample (:func:`pick_log_probs`: the heuristic's
+option unless another beats it deal by deal by a standard error;
+screened in session 28).
 
 >>> v = judged({1: 10.0, 2: 0.0}, [{1: 0.0, 2: 10.0}], chosen=1, beta=0.3)
 >>> round(v.llr, 3), v.gain, v.discriminating, v.agrees_true, v.agrees_ref
@@ -32,6 +35,8 @@ __all__ = [
     "judged",
     "log_softmax",
     "mixture_llr",
+    "pick_log_probs",
+    "pick_shares",
     "smoothed_log",
     "verdict",
 ]
@@ -115,6 +120,72 @@ def argmax_shares(
         share = (best / best.sum(axis=0)).mean(axis=1)
         out.append({c: float(p) for c, p in zip(options, share, strict=True)})
     return out
+
+
+def pick_shares(
+    tallies: Sequence[Tally],
+    prior: int,
+    z: float,
+    draws: int,
+    seed: int,
+    size: int | None = None,
+) -> list[dict[int, float]]:
+    """For each tally, the share of ``draws`` resamples of its deals in
+    which the search's rule (:func:`..tally.pick`) takes each option:
+    ``prior`` (the heuristic's, a function of the player's view alone)
+    unless another option's mean difference over it, deal by deal, is
+    more than ``z`` standard errors above zero; then the one whose edge is
+    the largest (ties shared). With ``prior`` not among the options, the
+    rule takes the best mean, so the shares are :func:`argmax_shares`'.
+    Every tally is resampled with the same draws, so the shares are one
+    function of each (the detector's null).
+
+    >>> t = Tally({1: [3.0, 3.2, 2.9, 3.1], 2: [3.0, 3.1, 3.0, 3.0]}, deals=4)
+    >>> argmax_shares([t], 200, 1)[0][2] > 0.05, pick_shares([t], 2, 1.0, 200, 1)[0][2] > 0.5
+    (True, True)
+    """
+    if any(prior not in t.values for t in tallies):
+        return argmax_shares(tallies, draws, seed, size)
+    rng = np.random.default_rng(seed)
+    n = max(t.deals for t in tallies)
+    picks = rng.random((draws, size or n))
+    out = []
+    for t in tallies:
+        options = sorted(t.values)
+        m = np.array([t.values[c] for c in options], dtype=float)  # options x deals
+        w = np.asarray(t.weights, dtype=float) if t.weights else np.ones(m.shape[1])
+        cum = np.cumsum(w) / w.sum()
+        take = picks if size else picks[:, : m.shape[1]]
+        idx = np.minimum(np.searchsorted(cum, take), m.shape[1] - 1)
+        p = options.index(prior)
+        d = m[:, idx] - m[p, idx]  # options x draws x deals: differences over the prior
+        count = np.sum(~np.isnan(d), axis=2)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            mean = np.nanmean(d, axis=2)
+            se = np.nanstd(d, axis=2, ddof=1) / np.sqrt(count)
+        edge = np.where(count >= 2, mean - z * se, -np.inf)
+        edge[p] = -np.inf
+        top = np.max(edge, axis=0)
+        switch = top > 0.0
+        best = np.isclose(edge, top) & switch
+        best[p] = ~switch
+        share = (best / best.sum(axis=0)).mean(axis=1)
+        out.append({c: float(x) for c, x in zip(options, share, strict=True)})
+    return out
+
+
+def pick_log_probs(
+    tallies: Sequence[Tally],
+    prior: int,
+    z: float,
+    draws: int,
+    eps: float,
+    seed: int,
+) -> list[dict[int, float]]:
+    """For each tally, the log chance of each option under a player who
+    decides by the search's rule on a sample of as many deals
+    (:func:`pick_shares`), mixed with ``eps`` of the uniform."""
+    return [smoothed_log(s, eps) for s in pick_shares(tallies, prior, z, draws, seed)]
 
 
 def smoothed_log(shares: dict[int, float], eps: float) -> dict[int, float]:

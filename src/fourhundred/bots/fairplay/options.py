@@ -75,7 +75,10 @@ class ScoreOptions:
     (:func:`.choice.mixture_llr`; 1, the plain log ratio). ``argmax_size``:
     the cards' resamples are of that many deals instead of as many as
     valued (a player who decides on fewer deals than the detector values;
-    screened in session 27)."""
+    screened in session 27). ``"pick"``, for either model: the chance that
+    the search's own rule takes the option on a resample (the heuristic's
+    option unless another beats it by ``pick_z`` standard errors,
+    :func:`.choice.pick_shares`; screened in session 28)."""
 
     deals: int = 16
     refs: int = 2
@@ -92,18 +95,19 @@ class ScoreOptions:
     policy: PolicyModel = field(default_factory=PolicyModel)
     policy_threshold: float = POLICY_FLAG_Z
     fast: bool = True
-    card_model: Literal["argmax", "softmax"] = "argmax"
-    bid_model: Literal["argmax", "softmax"] = "argmax"
+    card_model: Literal["argmax", "softmax", "pick"] = "argmax"
+    bid_model: Literal["argmax", "softmax", "pick"] = "argmax"
     argmax_draws: int = 400
     eps: float = 0.1
     mix_rate: float = 1.0
     argmax_size: int | None = None
+    pick_z: float = 1.0
 
     def __post_init__(self) -> None:
         for name in ("card_model", "bid_model"):
             model = getattr(self, name)
-            if model not in ("argmax", "softmax"):
-                raise ValueError(f"{name} is 'argmax' or 'softmax', not {model!r}")
+            if model not in ("argmax", "softmax", "pick"):
+                raise ValueError(f"{name} is 'argmax', 'softmax' or 'pick', not {model!r}")
         if not 0.0 < self.eps <= 1.0 or self.argmax_draws < 1:
             raise ValueError("eps is in (0, 1] and argmax_draws at least 1")
         if self.argmax_size is not None and self.argmax_size < 1:

@@ -50,12 +50,13 @@ from fourhundred.engine import (
     view_for,
 )
 
+from ..heuristic import heuristic_card
 from ..inference import PlayInference
 from ..knowledge import Knowledge
 from ..search import Limits, play_candidates, representative
 from ..tally import Tally
 from .bids import BidDecision, bid_decisions, judge_bid
-from .choice import Judged, argmax_log_probs, judged, verdict
+from .choice import Judged, argmax_log_probs, judged, pick_log_probs, verdict
 from .evidence import Evidence
 from .options import (
     DRIFT_ALLOWANCE,
@@ -103,7 +104,16 @@ def judge(
     real, refs, chosen = card_choice(tallies, view, card)
     if options.card_model == "softmax":
         return judged(real, refs, chosen, options.beta, options.mix_rate)
-    model = argmax_log_probs(tallies, options.argmax_draws, options.eps, seed, options.argmax_size)
+    if options.card_model == "pick":
+        k = Knowledge.from_view(view)
+        prior = representative(heuristic_card(k), real, k)
+        model = pick_log_probs(
+            tallies, prior, options.pick_z, options.argmax_draws, options.eps, seed
+        )
+    else:
+        model = argmax_log_probs(
+            tallies, options.argmax_draws, options.eps, seed, options.argmax_size
+        )
     return verdict(real, refs, chosen, model, options.mix_rate)
 
 
