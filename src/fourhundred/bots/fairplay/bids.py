@@ -38,7 +38,14 @@ from ..knowledge import Knowledge
 from ..sampling import sample_hands
 from ..search import Limits, evaluate
 from ..tally import Tally
-from .choice import Judged, argmax_log_probs, judged, pick_log_probs, verdict
+from .choice import (
+    Judged,
+    SearchRule,
+    argmax_log_probs,
+    judged,
+    pick_log_probs,
+    verdict,
+)
 from .worlds import PartnerFixed
 
 if TYPE_CHECKING:
@@ -164,7 +171,7 @@ def judge_bid(
         k = Knowledge.from_view(view)
         prior = heuristic_bid(k, tuple(k.legal or ()))
         model = pick_log_probs(
-            tallies, prior, options.pick_z, options.argmax_draws, options.eps, seed
+            tallies, SearchRule(prior, options.pick_z), options.argmax_draws, options.eps, seed
         )
     else:
         model = argmax_log_probs(tallies, options.argmax_draws, options.eps, seed)

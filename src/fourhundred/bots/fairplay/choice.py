@@ -30,6 +30,7 @@ from ..tally import Tally
 
 __all__ = [
     "Judged",
+    "SearchRule",
     "argmax_log_probs",
     "argmax_shares",
     "judged",
@@ -122,41 +123,45 @@ def argmax_shares(
     return out
 
 
+@dataclass(frozen=True, slots=True)
+class SearchRule:
+    """The search's rule of choice (:func:`..tally.pick`): ``prior``, the
+    heuristic's option (a function of the player's view alone), unless
+    another beats it deal by deal by more than ``z`` standard errors."""
+
+    prior: int
+    z: float = 1.0
+
+
 def pick_shares(
-    tallies: Sequence[Tally],
-    prior: int,
-    z: float,
-    draws: int,
-    seed: int,
-    size: int | None = None,
+    tallies: Sequence[Tally], rule: SearchRule, draws: int, seed: int
 ) -> list[dict[int, float]]:
     """For each tally, the share of ``draws`` resamples of its deals in
-    which the search's rule (:func:`..tally.pick`) takes each option:
-    ``prior`` (the heuristic's, a function of the player's view alone)
-    unless another option's mean difference over it, deal by deal, is
-    more than ``z`` standard errors above zero; then the one whose edge is
-    the largest (ties shared). With ``prior`` not among the options, the
-    rule takes the best mean, so the shares are :func:`argmax_shares`'.
+    which the search's ``rule`` takes each option: the prior unless
+    another option's mean difference over it, deal by deal, is more than
+    ``z`` standard errors above zero; then the one whose edge is the
+    largest (ties shared). With the prior not among the options, the rule
+    takes the best mean, so the shares are :func:`argmax_shares`'.
     Every tally is resampled with the same draws, so the shares are one
     function of each (the detector's null).
 
     >>> t = Tally({1: [3.0, 3.2, 2.9, 3.1], 2: [3.0, 3.1, 3.0, 3.0]}, deals=4)
-    >>> argmax_shares([t], 200, 1)[0][2] > 0.05, pick_shares([t], 2, 1.0, 200, 1)[0][2] > 0.5
+    >>> argmax_shares([t], 200, 1)[0][2] > 0.05, pick_shares([t], SearchRule(2), 200, 1)[0][2] > 0.5
     (True, True)
     """
+    prior, z = rule.prior, rule.z
     if any(prior not in t.values for t in tallies):
-        return argmax_shares(tallies, draws, seed, size)
+        return argmax_shares(tallies, draws, seed)
     rng = np.random.default_rng(seed)
     n = max(t.deals for t in tallies)
-    picks = rng.random((draws, size or n))
+    picks = rng.random((draws, n))
     out = []
     for t in tallies:
         options = sorted(t.values)
         m = np.array([t.values[c] for c in options], dtype=float)  # options x deals
         w = np.asarray(t.weights, dtype=float) if t.weights else np.ones(m.shape[1])
         cum = np.cumsum(w) / w.sum()
-        take = picks if size else picks[:, : m.shape[1]]
-        idx = np.minimum(np.searchsorted(cum, take), m.shape[1] - 1)
+        idx = np.minimum(np.searchsorted(cum, picks[:, : m.shape[1]]), m.shape[1] - 1)
         p = options.index(prior)
         d = m[:, idx] - m[p, idx]  # options x draws x deals: differences over the prior
         count = np.sum(~np.isnan(d), axis=2)
@@ -175,17 +180,12 @@ def pick_shares(
 
 
 def pick_log_probs(
-    tallies: Sequence[Tally],
-    prior: int,
-    z: float,
-    draws: int,
-    eps: float,
-    seed: int,
+    tallies: Sequence[Tally], rule: SearchRule, draws: int, eps: float, seed: int
 ) -> list[dict[int, float]]:
     """For each tally, the log chance of each option under a player who
     decides by the search's rule on a sample of as many deals
     (:func:`pick_shares`), mixed with ``eps`` of the uniform."""
-    return [smoothed_log(s, eps) for s in pick_shares(tallies, prior, z, draws, seed)]
+    return [smoothed_log(s, eps) for s in pick_shares(tallies, rule, draws, seed)]
 
 
 def smoothed_log(shares: dict[int, float], eps: float) -> dict[int, float]:

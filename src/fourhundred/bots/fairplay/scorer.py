@@ -56,7 +56,14 @@ from ..knowledge import Knowledge
 from ..search import Limits, play_candidates, representative
 from ..tally import Tally
 from .bids import BidDecision, bid_decisions, judge_bid
-from .choice import Judged, argmax_log_probs, judged, pick_log_probs, verdict
+from .choice import (
+    Judged,
+    SearchRule,
+    argmax_log_probs,
+    judged,
+    pick_log_probs,
+    verdict,
+)
 from .evidence import Evidence
 from .options import (
     DRIFT_ALLOWANCE,
@@ -108,7 +115,7 @@ def judge(
         k = Knowledge.from_view(view)
         prior = representative(heuristic_card(k), real, k)
         model = pick_log_probs(
-            tallies, prior, options.pick_z, options.argmax_draws, options.eps, seed
+            tallies, SearchRule(prior, options.pick_z), options.argmax_draws, options.eps, seed
         )
     else:
         model = argmax_log_probs(
