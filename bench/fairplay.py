@@ -6,7 +6,7 @@ honest pairs flagged (false positives) after 50 deals (docs/fair-play.md).
         [--threshold Z] [--policy-threshold Z] [--bid-weight W] [--from-round R]
         [--add-policy FROM] [--rebid FROM] [--bid-model M] [--recard FROM]
         [--infer-batch N] [--mix-rate R] [--card-deals N] [--argmax-size N]
-        [--same-tables-as OTHER]
+        [--card-model M] [--same-tables-as OTHER]
 
 Each round plays one table (``--deals`` hands, game after game) for every
 colluder (strength x rate of cheating) against an honest pair, and four
@@ -32,7 +32,10 @@ the first statistic as the likelihood ratio against a cheat on a share
 ``R`` of decisions (``ScoreOptions.mix_rate``; default the detector's).
 ``--card-deals N`` and ``--argmax-size N``: the cards valued on ``N``
 deals a partner hand, and the choice model's resamples of ``N`` deals
-(``ScoreOptions.deals``, ``ScoreOptions.argmax_size``). ``--same-tables-as
+(``ScoreOptions.deals``, ``ScoreOptions.argmax_size``). ``--card-model
+M`` and ``--bid-model M``: the cards' and the bids' choice model
+(``argmax``, the detector's; ``softmax``; ``pick``, the search's own rule
+on resampled deals, screened in session 28). ``--same-tables-as
 OTHER`` (with ``--summary-only``): only the tables also in
 ``OTHER/tables.jsonl`` (the same games, scored by another version of the
 detector), printed and not written to ``DIR/summary.json``.
@@ -172,7 +175,9 @@ def _args() -> argparse.Namespace:
     ap.add_argument("--bid-weight", type=float, default=BENCH_OPTIONS.bid_weight)
     ap.add_argument("--add-policy", type=Path, default=None, metavar="FROM")
     ap.add_argument("--rebid", type=Path, default=None, metavar="FROM")
-    ap.add_argument("--bid-model", choices=("argmax", "softmax"), default=BENCH_OPTIONS.bid_model)
+    models = ("argmax", "softmax", "pick")
+    ap.add_argument("--bid-model", choices=models, default=BENCH_OPTIONS.bid_model)
+    ap.add_argument("--card-model", choices=models, default=BENCH_OPTIONS.card_model)
     ap.add_argument("--recard", type=Path, default=None, metavar="FROM")
     ap.add_argument("--infer-batch", type=int, default=BENCH_OPTIONS.infer_batch)
     ap.add_argument("--mix-rate", type=float, default=BENCH_OPTIONS.mix_rate)
@@ -202,6 +207,7 @@ def main() -> None:
     options = dataclasses.replace(
         BENCH_OPTIONS,
         bid_model=args.bid_model,
+        card_model=args.card_model,
         infer_batch=args.infer_batch,
         mix_rate=args.mix_rate,
         deals=args.card_deals,
@@ -223,6 +229,7 @@ def main() -> None:
         "policy_threshold": args.policy_threshold,
         "bid_weight": args.bid_weight,
         "bid_model": args.bid_model,
+        "card_model": args.card_model,
         "infer_batch": args.infer_batch,
         "mix_rate": args.mix_rate,
         "card_deals": args.card_deals,

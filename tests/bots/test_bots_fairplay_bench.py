@@ -174,6 +174,27 @@ def test_the_cards_are_judged_again_on_more_deals(
     assert any(_cards(more[r["id"]]) != pytest.approx(_cards(r)) for r in rows)
 
 
+def test_cards_and_bids_are_judged_again_by_the_search_rule(
+    quick: tuple[Path, dict[str, object]], tmp_path: Path
+) -> None:
+    # --recard --card-model pick, then --rebid --bid-model pick: the cards'
+    # evidence by the search's rule, then the bids' too; each pass keeps
+    # what it does not judge, and the rows say which model judged them.
+    out, _ = quick
+    rows = _rows(out)
+    _run(tmp_path / "cards", "--recard", str(out), "--card-model", "pick")
+    cards = _by_id(tmp_path / "cards")
+    _run(tmp_path / "both", "--rebid", str(tmp_path / "cards"), "--bid-model", "pick")
+    both = _by_id(tmp_path / "both")
+    for r in rows:
+        assert cards[r["id"]]["card_model"] == "pick"
+        assert cards[r["id"]]["bid_hands"] == r["bid_hands"]
+        assert both[r["id"]]["bid_model"] == "pick"
+        assert _cards(both[r["id"]]) == pytest.approx(_cards(cards[r["id"]]))
+    assert any(_cards(cards[r["id"]]) != pytest.approx(_cards(r)) for r in rows)
+    assert any(_flat(both[r["id"]]["bid_hands"]) != _flat(r["bid_hands"]) for r in rows)
+
+
 def test_the_thresholds_rule_and_the_same_tables_summary(
     quick: tuple[Path, dict[str, object]], tmp_path: Path
 ) -> None:

@@ -161,6 +161,7 @@ def run_table(table: Table, deals: int, options: ScoreOptions = BENCH_OPTIONS) -
         "bid_hands": bid_hands,
         "bid_weight": options.bid_weight,
         "bid_model": options.bid_model,
+        "card_model": options.card_model,
         "mix_rate": options.mix_rate,
     }
 

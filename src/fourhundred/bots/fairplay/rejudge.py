@@ -8,7 +8,8 @@ of hundreds of tables, not the hours of the cards' rollouts).
 * :func:`rebid`: the bids judged again (another choice model for them,
   ``ScoreOptions.bid_model``), the cards' evidence kept;
 * :func:`recard`: the cards' first statistic judged again (other inferred
-  partner hands, ``ScoreOptions.infer_batch``), the bids and the second
+  partner hands, ``ScoreOptions.infer_batch``, or another choice model,
+  ``ScoreOptions.card_model``), the bids and the second
   statistic kept (the cards' rollouts: the slow part, about half a minute
   a table of 50 deals).
 """
@@ -151,6 +152,7 @@ def recard(
         for old, new, bids in zip(row["hands"], hands, bid_rows, strict=True)
     ]
     out["infer_batch"] = options.infer_batch
+    out["card_model"] = options.card_model
     out["card_deals"] = options.deals
     out["argmax_size"] = options.argmax_size
     out["recard_seconds"] = round(time.monotonic() - t0, 1)
