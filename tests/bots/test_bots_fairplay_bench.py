@@ -424,29 +424,3 @@ def test_the_mixture_screen_keeps_every_decision_and_works_out_each_rate(tmp_pat
     )
     diffs = paired.stdout.split("same pairs: mean (standard error)\n")[1].splitlines()
     assert len(diffs) == 6 and all(" +0.000 " in d for d in diffs)
-
-
-def test_the_mixture_screen_judges_by_the_search_rule_when_asked(tmp_path: Path) -> None:
-    """``--model pick``: the same tables and decisions as the argmax's (the
-    same games, the same values), each decision's chances by the search's
-    rule instead, so some differ."""
-    bench = BENCH.parent / "fairplay_mixture.py"
-    rows = {}
-    for model in ("argmax", "pick"):
-        out = tmp_path / f"{model}.jsonl"
-        args = ["--rounds", "1", "--deals", "1", "--workers", "1", "--model", model]
-        subprocess.run(
-            [sys.executable, str(bench), *args, "--out", str(out)],
-            capture_output=True,
-            text=True,
-            timeout=300,
-            check=True,
-        )
-        rows[model] = [json.loads(x) for x in out.read_text().splitlines()]
-    pairs = list(zip(rows["argmax"], rows["pick"], strict=True))
-    assert all(a["id"] == p["id"] for a, p in pairs)
-    decisions = [
-        (d, e) for a, p in pairs for d, e in zip(a["decisions"], p["decisions"], strict=True)
-    ]
-    assert all(d[:2] == e[:2] and len(d) == len(e) for d, e in decisions)
-    assert any(d[2:] != e[2:] for d, e in decisions)

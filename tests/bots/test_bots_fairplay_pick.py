@@ -5,7 +5,11 @@ takes each option on a resample of the deals valued."""
 
 from __future__ import annotations
 
+import json
 import math
+import subprocess
+import sys
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -26,6 +30,8 @@ from fourhundred.bots.heuristic import heuristic_bid, heuristic_card
 from fourhundred.bots.knowledge import Knowledge
 from fourhundred.bots.search import representative
 from fourhundred.bots.tally import Tally, pick
+
+SCREEN = Path(__file__).resolve().parents[2] / "bench" / "fairplay_mixture.py"
 
 
 def _by_the_rule(t: Tally, prior: int, z: float, draws: int, seed: int) -> dict[int, float]:
@@ -125,3 +131,29 @@ def test_bids_are_judged_by_the_rule_with_the_heuristics_bid_as_prior() -> None:
         model = pick_log_probs(tallies, SearchRule(prior), options.argmax_draws, options.eps, i)
         assert a == verdict(*sets, b.bid, model)
     assert seen >= 4
+
+
+def test_the_mixture_screen_judges_by_the_search_rule_when_asked(tmp_path: Path) -> None:
+    """``--model pick``: the same tables and decisions as the argmax's (the
+    same games, the same values), each decision's chances by the search's
+    rule instead, so some differ."""
+    bench = SCREEN
+    rows = {}
+    for model in ("argmax", "pick"):
+        out = tmp_path / f"{model}.jsonl"
+        args = ["--rounds", "1", "--deals", "1", "--workers", "1", "--model", model]
+        subprocess.run(
+            [sys.executable, str(bench), *args, "--out", str(out)],
+            capture_output=True,
+            text=True,
+            timeout=300,
+            check=True,
+        )
+        rows[model] = [json.loads(x) for x in out.read_text().splitlines()]
+    pairs = list(zip(rows["argmax"], rows["pick"], strict=True))
+    assert all(a["id"] == p["id"] for a, p in pairs)
+    decisions = [
+        (d, e) for a, p in pairs for d, e in zip(a["decisions"], p["decisions"], strict=True)
+    ]
+    assert all(d[:2] == e[:2] and len(d) == len(e) for d, e in decisions)
+    assert any(d[2:] != e[2:] for d, e in decisions)
