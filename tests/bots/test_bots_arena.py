@@ -49,6 +49,32 @@ def test_a_bot_against_itself_scores_exactly_zero_per_pair() -> None:
     assert played >= 5
 
 
+def test_a_pair_keeps_both_tables_and_its_margin_is_the_seats_differences() -> None:
+    """A pair's two hands (A at seats 0 and 2, then swapped) are kept, and
+    its margin is, over the four seats' cards, what they scored held by A
+    less held by B, halved (``bench/expert_where.py`` splits it so)."""
+    a = [make_bot("heuristic"), make_bot("heuristic")]
+    b = [make_bot("random", seed=5), make_bot("random", seed=6)]
+    counted = dropped = 0
+    for i in range(12):
+        r = play_pair(i, 3, a, b, preset("standard"))
+        if r.margin is None:
+            assert len(r.tables) in (1, 2) and r.tables[-1].thrown_in
+            dropped += 1
+            continue
+        first, second = r.tables
+        assert first.deal == second.deal  # the same cards both times
+        by_seat = [
+            (first if s % 2 == 0 else second).deltas[s]
+            - (second if s % 2 == 0 else first).deltas[s]
+            for s in range(4)
+        ]
+        decided_by_13 = 13 in first.bids + second.bids
+        assert decided_by_13 or r.margin == sum(by_seat) / 2
+        counted += 1
+    assert counted >= 6
+
+
 def test_tiny_arena_reports_everything() -> None:
     cfg = ArenaConfig(
         "heuristic", "random", pairs=6, games=1, settings=preset("quick"), workers=1, seed=1
@@ -292,3 +318,21 @@ def test_bots_are_told_of_every_hand_end_and_the_games_end() -> None:
         assert "bid" not in phases and "play" not in phases
         hands = [h for p, h, _ in bot.told]
         assert len(hands) == res.hands, (seat, len(hands), res.hands)
+
+
+def test_the_margin_split_by_bids_adds_up_and_resumes(tmp_path: Path) -> None:
+    """bench/expert_where.py: the parts of the margin (same bid, A's higher,
+    A's lower, the residual) add up to it; a second run finds the pairs on
+    file and plays none again."""
+    bench = Path(__file__).resolve().parents[2] / "bench" / "expert_where.py"
+    out = tmp_path / "where.jsonl"
+    cmd = [sys.executable, str(bench), "heuristic", "random", "--pairs", "6", "--out", str(out)]
+    first = subprocess.run(cmd, capture_output=True, text=True, timeout=300, check=True)
+    lines = first.stdout.splitlines()
+    margin = float(lines[1].split("margin per deal ")[1].split()[0])
+    parts = [float(x.split()[-2]) for x in lines[2:6]]
+    assert lines[1].startswith("6 counted pairs")
+    assert sum(parts) == pytest.approx(margin, abs=0.005)
+    assert len(out.read_text().splitlines()) == 6
+    again = subprocess.run(cmd, capture_output=True, text=True, timeout=300, check=True)
+    assert again.stdout == first.stdout and len(out.read_text().splitlines()) == 6

@@ -37,6 +37,7 @@ from typing import Any, Final
 from fourhundred.engine import (
     REDEAL,
     GameState,
+    HandSummary,
     Phase,
     Settings,
     deal_masks,
@@ -135,6 +136,7 @@ def play_pair(index: int, seed: int, a: list[Bot], b: list[Bot], settings: Setti
     deal = deal_masks(rng)
     stats = {"A": BotStats(), "B": BotStats()}
     margin = 0.0
+    tables: list[HandSummary] = []
     for swap in (False, True):
         team_a = 1 if swap else 0
         seats: list[Bot] = [a[0], b[0], a[1], b[1]] if not swap else [b[0], a[0], b[1], a[1]]
@@ -149,8 +151,9 @@ def play_pair(index: int, seed: int, a: list[Bot], b: list[Bot], settings: Setti
         for s in range(4):
             stats["A" if team_of(s) == team_a else "B"].merge(seat_stats[s])
         h = state.history[-1]
+        tables.append(h)
         if h.thrown_in:
-            return PairResult(index, None, stats)
+            return PairResult(index, None, stats, tuple(tables))
         d = h.deltas
         team_pts = (d[0] + d[2], d[1] + d[3])
         if state.phase is Phase.OVER and state.winner is not None and not any(d):
@@ -158,7 +161,7 @@ def play_pair(index: int, seed: int, a: list[Bot], b: list[Bot], settings: Setti
             won = GAME_BONUS * 2
             team_pts = (won, -won) if state.winner == 0 else (-won, won)
         margin += team_pts[team_a] - team_pts[1 - team_a]
-    return PairResult(index, margin / 2, stats)
+    return PairResult(index, margin / 2, stats, tuple(tables))
 
 
 def play_game(index: int, seed: int, a: list[Bot], b: list[Bot], settings: Settings) -> GameResult:

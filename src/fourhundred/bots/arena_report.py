@@ -8,7 +8,7 @@ import math
 from dataclasses import dataclass, field
 from typing import Any, Final
 
-from fourhundred.engine import Settings
+from fourhundred.engine import HandSummary, Settings
 
 __all__ = [
     "DEALS_PER_PAIR",
@@ -67,6 +67,9 @@ class PairResult:
     index: int
     margin: float | None
     stats: dict[str, BotStats]
+    tables: tuple[HandSummary, ...] = ()
+    """The hand of each table played: A at seats 0 and 2, then swapped
+    (one only when the first was thrown in)."""
 
 
 @dataclass(slots=True)
