@@ -21,7 +21,7 @@ screened in session 28).
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -97,6 +97,25 @@ def log_softmax(values: dict[int, float], beta: float) -> dict[int, float]:
     return {c: beta * v - log_z for c, v in values.items()}
 
 
+def _resampled(
+    tallies: Sequence[Tally], draws: int, seed: int, size: int | None = None
+) -> Iterator[tuple[list[int], np.ndarray, np.ndarray]]:
+    """For each tally, its options, its values (options x deals) and the
+    deals of ``draws`` resamples (draws x ``size`` or as many as it has,
+    with replacement, weighted if the tally is): the same draws for every
+    tally, so that a model worked out on them is one function of each."""
+    rng = np.random.default_rng(seed)
+    n = max(t.deals for t in tallies)
+    picks = rng.random((draws, size or n))
+    for t in tallies:
+        options = sorted(t.values)
+        m = np.array([t.values[c] for c in options], dtype=float)
+        w = np.asarray(t.weights, dtype=float) if t.weights else np.ones(m.shape[1])
+        cum = np.cumsum(w) / w.sum()
+        take = picks if size else picks[:, : m.shape[1]]
+        yield options, m, np.minimum(np.searchsorted(cum, take), m.shape[1] - 1)
+
+
 def argmax_shares(
     tallies: Sequence[Tally], draws: int, seed: int, size: int | None = None
 ) -> list[dict[int, float]]:
@@ -105,17 +124,8 @@ def argmax_shares(
     is) in which each option's mean is the best (ties shared). Every tally
     is resampled with the same draws, so that the shares are the same
     function of each (the null of the detector needs the model symmetric)."""
-    rng = np.random.default_rng(seed)
-    n = max(t.deals for t in tallies)
-    picks = rng.random((draws, size or n))
     out = []
-    for t in tallies:
-        options = sorted(t.values)
-        m = np.array([t.values[c] for c in options], dtype=float)  # options x deals
-        w = np.asarray(t.weights, dtype=float) if t.weights else np.ones(m.shape[1])
-        cum = np.cumsum(w) / w.sum()
-        take = picks if size else picks[:, : m.shape[1]]
-        idx = np.minimum(np.searchsorted(cum, take), m.shape[1] - 1)
+    for options, m, idx in _resampled(tallies, draws, seed, size):
         means = np.nanmean(m[:, idx], axis=2)  # options x draws
         best = np.isclose(means, np.nanmax(means, axis=0))
         share = (best / best.sum(axis=0)).mean(axis=1)
@@ -152,16 +162,8 @@ def pick_shares(
     prior, z = rule.prior, rule.z
     if any(prior not in t.values for t in tallies):
         return argmax_shares(tallies, draws, seed)
-    rng = np.random.default_rng(seed)
-    n = max(t.deals for t in tallies)
-    picks = rng.random((draws, n))
     out = []
-    for t in tallies:
-        options = sorted(t.values)
-        m = np.array([t.values[c] for c in options], dtype=float)  # options x deals
-        w = np.asarray(t.weights, dtype=float) if t.weights else np.ones(m.shape[1])
-        cum = np.cumsum(w) / w.sum()
-        idx = np.minimum(np.searchsorted(cum, picks[:, : m.shape[1]]), m.shape[1] - 1)
+    for options, m, idx in _resampled(tallies, draws, seed):
         p = options.index(prior)
         d = m[:, idx] - m[p, idx]  # options x draws x deals: differences over the prior
         count = np.sum(~np.isnan(d), axis=2)
