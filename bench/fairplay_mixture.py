@@ -250,7 +250,6 @@ def main() -> None:
     ap.add_argument("--powers", type=float, nargs="*", default=[])
     ap.add_argument("--model", choices=("argmax", "pick"), default="argmax")
     args = ap.parse_args()
-    console = Console(stderr=True)
     rows = read_rows(args.out) if args.out.exists() else []
     done = {r["id"] for r in rows}
     todo = (
@@ -258,27 +257,8 @@ def main() -> None:
         if args.summary_only
         else [t for t in tables(args.from_round, args.rounds) if t.id not in done]
     )
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    t0 = time.monotonic()
-    opener = gzip.open if args.out.suffix == ".gz" else open
-    with Pool(max(1, args.workers)) as pool, opener(args.out, "at") as f:
-        options = ScoreOptions(
-            deals=args.card_deals,
-            argmax_size=args.argmax_size,
-            card_model=args.model,
-            bid_model=args.model,
-        )
-        jobs = [(t, args.deals, options) for t in todo]
-        for i, row in enumerate(pool.imap(run, jobs)):
-            rows.append(row)
-            f.write(json.dumps(row) + "\n")
-            f.flush()
-            minutes = (time.monotonic() - t0) / 60
-            console.print(f"{i + 1}/{len(todo)} {row['id']} {row['seconds']} s, {minutes:.1f} min")
-            if args.max_minutes is not None and minutes > args.max_minutes:
-                console.print("[yellow]time is up; run again to resume[/]")
-                pool.terminate()
-                break
+    if todo:  # a summary alone leaves the file as it was
+        judge_tables(todo, args, rows)
     wanted = {t.id for t in tables(args.from_round, args.rounds)}
     whole = complete_rounds([r for r in rows if r["id"] in wanted])
     if whole:
@@ -288,6 +268,32 @@ def main() -> None:
     if whole and args.against is not None:
         others = [r for path in args.against for r in read_rows(path)]
         paired(whole, others)
+
+
+def judge_tables(todo: list[Table], args: argparse.Namespace, rows: list[dict[str, Any]]) -> None:
+    """Judge the tables ``todo`` on ``args.workers`` processes, each
+    appended to ``args.out`` and ``rows`` as it is done."""
+    console = Console(stderr=True)
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    t0 = time.monotonic()
+    opener = gzip.open if args.out.suffix == ".gz" else open
+    options = ScoreOptions(
+        deals=args.card_deals,
+        argmax_size=args.argmax_size,
+        card_model=args.model,
+        bid_model=args.model,
+    )
+    with Pool(max(1, args.workers)) as pool, opener(args.out, "at") as f:
+        for i, row in enumerate(pool.imap(run, [(t, args.deals, options) for t in todo])):
+            rows.append(row)
+            f.write(json.dumps(row) + "\n")
+            f.flush()
+            minutes = (time.monotonic() - t0) / 60
+            console.print(f"{i + 1}/{len(todo)} {row['id']} {row['seconds']} s, {minutes:.1f} min")
+            if args.max_minutes is not None and minutes > args.max_minutes:
+                console.print("[yellow]time is up; run again to resume[/]")
+                pool.terminate()
+                break
 
 
 def paired(rows: list[dict[str, Any]], others: list[dict[str, Any]]) -> None:

@@ -415,6 +415,7 @@ def test_the_mixture_screen_keeps_every_decision_and_works_out_each_rate(tmp_pat
         assert any(len(d) == 6 for d in r["decisions"])
     again = subprocess.run(cmd, capture_output=True, text=True, timeout=300, check=True)
     assert again.stdout == done.stdout  # resumed: nothing judged twice
+    kept = out.read_bytes()
     paired = subprocess.run(
         [*cmd, "--summary-only", "--against", str(out)],
         capture_output=True,
@@ -424,3 +425,4 @@ def test_the_mixture_screen_keeps_every_decision_and_works_out_each_rate(tmp_pat
     )
     diffs = paired.stdout.split("same pairs: mean (standard error)\n")[1].splitlines()
     assert len(diffs) == 6 and all(" +0.000 " in d for d in diffs)
+    assert out.read_bytes() == kept  # a summary writes nothing, not even an empty gzip member
