@@ -10,7 +10,9 @@ it) is the sum over the four seats of what the seat scored when A held
 its cards less what it scored when B did, halved. The summary splits that
 sum by how the two bids of the same cards compare: the same bid (what
 the play of all four seats made of it), A's bid higher, A's lower; and
-the same bids by outcome (made at A's table only, at B's only). Each
+the same bids by outcome (made at A's table only, at B's only) and by
+the bid (2 to 3, 4, 5 and more: seat-hands, points, how often each
+table made it). Each
 part is a mean per deal over the counted pairs with its standard error,
 so the parts add up to the arena's margin (a 13 bid that decides the game,
 which the arena counts as twice the game bonus, is the residual). Every
@@ -73,6 +75,34 @@ def parts(pair: dict[str, Any]) -> dict[str, float]:
     return out
 
 
+LEVELS = ((2, 3), (4, 4), (5, 12))
+"""The bids the same-bid part is split by."""
+
+
+def by_level(pairs: list[dict[str, Any]]) -> None:
+    """The same-bid part by the bid: its seat-hands, its points per deal
+    (standard error) and how often each table made it."""
+    n = len(pairs)
+    for lo, hi in LEVELS:
+        per_pair = [0.0] * n
+        hands = made_a = made_b = 0
+        for i, p in enumerate(pairs):
+            for r in p["seats"]:
+                (ba, bb), (ta, tb), (pa, pb) = r["bid"], r["tricks"], r["points"]
+                if ba is None or ba != bb or not lo <= ba <= hi:
+                    continue
+                per_pair[i] += (pa - pb) / 2
+                hands += 1
+                made_a += ta >= ba
+                made_b += tb >= bb
+        if hands:
+            se = statistics.stdev(per_pair) / math.sqrt(n)
+            print(
+                f"  same bid {lo}-{hi}: {hands} seat-hands, {statistics.mean(per_pair):+.3f}"
+                f" ({se:.3f}), made {made_a / hands:.1%} at A's table, {made_b / hands:.1%} at B's"
+            )
+
+
 def summarise(pairs: list[dict[str, Any]]) -> None:
     """Each part's mean per deal and standard error, and the bids' shape."""
     n = len(pairs)
@@ -86,6 +116,7 @@ def summarise(pairs: list[dict[str, Any]]) -> None:
     for key in PARTS + SAME:
         xs = [s[key] for s in split]
         print(f"  {key:36} {statistics.mean(xs):+.3f} ({statistics.stdev(xs) / math.sqrt(n):.3f})")
+    by_level(pairs)
     seats = [r for p in pairs for r in p["seats"] if None not in r["bid"]]
     same = sum(r["bid"][0] == r["bid"][1] for r in seats)
     print(f"seat-hands with both bids: {len(seats)}; the same bid {same / len(seats):.1%}")
