@@ -11,8 +11,8 @@ its cards less what it scored when B did, halved. The summary splits that
 sum by how the two bids of the same cards compare: the same bid (what
 the play of all four seats made of it), A's bid higher, A's lower; and
 the same bids by outcome (made at A's table only, at B's only) and by
-the bid (2 to 3, 4, 5 and more: seat-hands, points, how often each
-table made it). Each
+the bid (all, 2 to 3, 4, 5 and more: seat-hands, points, how often each
+table made it and took more tricks than bid). Each
 part is a mean per deal over the counted pairs with its standard error,
 so the parts add up to the arena's margin (a 13 bid that decides the game,
 which the arena counts as twice the game bonus, is the residual). Every
@@ -75,7 +75,7 @@ def parts(pair: dict[str, Any]) -> dict[str, float]:
     return out
 
 
-LEVELS = ((2, 3), (4, 4), (5, 12))
+LEVELS = ((2, 12), (2, 3), (4, 4), (5, 12))
 """The bids the same-bid part is split by."""
 
 
@@ -85,7 +85,7 @@ def by_level(pairs: list[dict[str, Any]]) -> None:
     n = len(pairs)
     for lo, hi in LEVELS:
         per_pair = [0.0] * n
-        hands = made_a = made_b = 0
+        hands = made_a = made_b = over_a = over_b = 0
         for i, p in enumerate(pairs):
             for r in p["seats"]:
                 (ba, bb), (ta, tb), (pa, pb) = r["bid"], r["tricks"], r["points"]
@@ -95,11 +95,14 @@ def by_level(pairs: list[dict[str, Any]]) -> None:
                 hands += 1
                 made_a += ta >= ba
                 made_b += tb >= bb
+                over_a += ta > ba
+                over_b += tb > bb
         if hands:
             se = statistics.stdev(per_pair) / math.sqrt(n)
             print(
                 f"  same bid {lo}-{hi}: {hands} seat-hands, {statistics.mean(per_pair):+.3f}"
-                f" ({se:.3f}), made {made_a / hands:.1%} at A's table, {made_b / hands:.1%} at B's"
+                f" ({se:.3f}), made {made_a / hands:.1%} at A's table, {made_b / hands:.1%} at B's;"
+                f" overtricks {over_a / hands:.1%}, {over_b / hands:.1%}"
             )
 
 
