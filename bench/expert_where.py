@@ -27,7 +27,6 @@ import argparse
 import json
 import math
 import statistics
-import sys
 import time
 from pathlib import Path
 from typing import Any
@@ -169,7 +168,7 @@ def main() -> None:
         finally:
             for bot in a + b:
                 bot.close()
-    print(f"{args.a} over {args.b}, {args.budget_ms} ms, seed {args.seed}", file=sys.stdout)
+    print(f"{args.a} over {args.b}, {args.budget_ms} ms, seed {args.seed}")
     summarise(pairs)
 
 
