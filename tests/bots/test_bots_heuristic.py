@@ -165,3 +165,25 @@ def test_discards_instead_of_trumping_a_partners_winner() -> None:
         2, hand, hand, trick, gone, [0, 0, 0, 0], [4, 3, 2, 3], [1, 1, 2, 0], [4, 3, 2, 3], 10
     )
     assert c in (parse_card("2D"), parse_card("7C"))
+
+
+def test_a_seat_that_sees_the_deal_leads_into_the_partners_sure_winner() -> None:
+    from fourhundred.bots.heuristic import choose_card
+    from fourhundred.bots.knowledge import FULL
+    from fourhundred.bots.rollout import true_voids
+
+    # Three tricks left. We (seat 1) have made our bid; our partner (seat
+    # 3) needs two more. The partner holds the AS, the top spade: leading
+    # our spade gives the partner a trick. Without reading the partner's
+    # cards we lead our lowest card, the 2C.
+    hands = [_hand("KS 9D 3C"), _hand("7S 8D 2C"), _hand("QS TD 4C"), _hand("AS 4S 5D")]
+    gone = FULL ^ hands[0] ^ hands[1] ^ hands[2] ^ hands[3]
+    bids, won = [3, 2, 3, 4], [3, 2, 3, 2]
+    args = (1, hands[1], hands[1], [], gone, true_voids(hands), bids, won, bids, 3, hands)
+    assert choose_card(*args) == parse_card("2C")
+    assert choose_card(*args, False, True) == parse_card("7S")
+    # Not when an opponent could ruff the spade (void in it, with a heart).
+    hands[0], hands[2] = _hand("KS 9D 3C"), _hand("2H TD 4C")
+    gone = FULL ^ hands[0] ^ hands[1] ^ hands[2] ^ hands[3]
+    args = (1, hands[1], hands[1], [], gone, true_voids(hands), bids, won, bids, 3, hands)
+    assert choose_card(*args, False, True) == parse_card("2C")

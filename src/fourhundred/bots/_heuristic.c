@@ -89,6 +89,28 @@ static int sure_side(int s, uint64_t hand, uint64_t outstanding, const uint64_t 
     return t;
 }
 
+/* _to_partner: our lowest card of the first side suit whose top card the
+ * partner holds for sure, or -1. */
+static int to_partner(uint64_t hand, const uint64_t *hands, int partner, const int *opp)
+{
+    uint64_t opps = hands[opp[0]] | hands[opp[1]];
+    for (int i = 0; i < 3; i++) {
+        uint64_t sm = SUITM[SIDE[i]];
+        uint64_t mine = hand & sm, theirs = hands[partner] & sm;
+        if (!mine || !theirs || (opps & sm & ABOVE[top(theirs)]))
+            continue;
+        int ruff = 0;
+        for (int j = 0; j < 2; j++) {
+            uint64_t h = hands[opp[j]];
+            if ((h & HEARTS) && !(h & sm))
+                ruff = 1;
+        }
+        if (!ruff)
+            return low(mine);
+    }
+    return -1;
+}
+
 /* _lead; theirs: the cards that may beat ours (choose's). */
 static int lead(const Pos *p, uint64_t outstanding, uint64_t theirs, int need_me, int need_p,
                 int opp_need)
@@ -128,6 +150,11 @@ static int lead(const Pos *p, uint64_t outstanding, uint64_t theirs, int need_me
             if (mine && (voids[partner] & sm) && (outstanding & HEARTS & ~voids[partner]) &&
                 !(voids[opp[0]] & sm) && !(voids[opp[1]] & sm))
                 return low(mine);
+        }
+        if (p->team && p->hands) {
+            int c = to_partner(hand, p->hands, partner, opp);
+            if (c >= 0)
+                return c;
         }
     }
     int best = -1;
@@ -305,6 +332,7 @@ PyObject *py_choose_card(PyObject *module, PyObject *const *args, Py_ssize_t nar
     p.voids = voids;
     p.hands = NULL;
     p.reads_all = 0;
+    p.team = 0;
     fill_need(&p, bids, won, tricks_left);
     return PyLong_FromLong(choose(&p));
 }

@@ -43,6 +43,7 @@ typedef struct {
     const uint64_t *voids;
     const uint64_t *hands; /* every seat's cards when the seat sees them, else NULL */
     int reads_all;         /* with hands: its top cards are read from them too */
+    int team;              /* with hands: leads into the partner's sure winners */
     int need[4];
 } Pos;
 

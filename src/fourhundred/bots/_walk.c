@@ -98,6 +98,7 @@ static void hand_pos(const Hand *h, Pos *p, int seat, uint64_t gone, const uint6
     p->voids = voids;
     p->hands = NULL;
     p->reads_all = 0;
+    p->team = 0;
     fill_need(p, h->bids, h->won, 13 - h->ntricks);
 }
 
@@ -166,7 +167,8 @@ PyObject *py_rollout(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
         hand_pos(&h, &p, seat, gone, seen ? known : voids);
         if (seen > 1)
             p.hands = h.hands;
-        p.reads_all = seen > 2;
+        p.reads_all = seen == 3;
+        p.team = seen == 4;
         int c = choose(&p);
         if (h.n)
             voids[seat] |= SHOWN[h.trick[0]][c];

@@ -140,6 +140,7 @@ def choose_card(  # noqa: C901, PLR0911, PLR0912, PLR0913, PLR0915, PLR0917 - th
     tricks_left: int,
     hands: list[int] | None = None,
     reads_all: bool = False,
+    team: bool = False,
 ) -> int:
     """The heuristic's card for ``seat``. ``legal`` is a non-empty mask of
     legal cards, ``trick`` the cards played to this trick so far, ``gone``
@@ -149,7 +150,9 @@ def choose_card(  # noqa: C901, PLR0911, PLR0912, PLR0913, PLR0915, PLR0917 - th
     an option): whether an opponent can beat a card, or a side suit's top
     card is sure, is then read from their cards; with ``reads_all`` too,
     which of the seat's cards are the top ones left (its discards, the
-    hearts it cashes, the honours it leads away from)."""
+    hearts it cashes, the honours it leads away from); with ``team``
+    instead, a seat that leads for a partner who needs tricks leads low
+    into a side suit where the partner's top card is sure."""
     if not legal & (legal - 1):
         return low_card(legal)
     # Seats from the engine's table, not its functions: the search bot's
@@ -173,7 +176,18 @@ def choose_card(  # noqa: C901, PLR0911, PLR0912, PLR0913, PLR0915, PLR0917 - th
     n = len(trick)
     if n == 0:
         return _lead(
-            seat, hand, legal, outstanding, voids, need, need_me, need_p, opp_need, theirs, hands
+            seat,
+            hand,
+            legal,
+            outstanding,
+            voids,
+            need,
+            need_me,
+            need_p,
+            opp_need,
+            theirs,
+            hands,
+            team,
         )
 
     led = SUIT_OF[trick[0]]
@@ -251,8 +265,10 @@ def _lead(  # noqa: C901, PLR0911, PLR0912, PLR0913, PLR0915, PLR0917 - the lead
     opp_need: int,
     theirs: int,
     hands: list[int] | None,
+    team: bool = False,
 ) -> int:
-    """The lead. ``theirs``: the cards that may beat ours (``choose_card``'s)."""
+    """The lead. ``theirs``: the cards that may beat ours (``choose_card``'s);
+    ``team``: see ``choose_card``."""
     around = SEAT_AFTER[seat]
     partner = around[2]
     o1 = around[1]
@@ -315,6 +331,10 @@ def _lead(  # noqa: C901, PLR0911, PLR0912, PLR0913, PLR0915, PLR0917 - the lead
                 and not (voids[o2] & SUIT_MASKS[s])
             ):
                 return low_card(mine)
+        if team and hands is not None:
+            c = _to_partner(hand, hands[partner], hands[o1] | hands[o2], hands[o1], hands[o2])
+            if c >= 0:
+                return c
     # Otherwise lead low, from a suit where the lead costs least: a short
     # suit (to ruff later) when we hold hearts and need tricks, else the
     # longest suit; never away from an unguarded honour if avoidable.
@@ -345,6 +365,24 @@ def _lead(  # noqa: C901, PLR0911, PLR0912, PLR0913, PLR0915, PLR0917 - the lead
     if my_h and (not out_h or top_card(my_h) > top_card(out_h)) and (need_me or opp_need):
         return top_card(my_h)
     return low_card(legal)
+
+
+def _to_partner(hand: int, partner: int, opps: int, h1: int, h2: int) -> int:
+    """Our lowest card of the first side suit whose top card the partner
+    holds for sure (no opponent holds a higher one of the suit or can ruff
+    it), or -1: a lead into the partner's winner (``_lead`` with ``team``)."""
+    for s in _SIDE:
+        sm = SUIT_MASKS[s]
+        mine = hand & sm
+        theirs = partner & sm
+        if not mine or not theirs:
+            continue
+        if opps & sm & ABOVE[theirs.bit_length() - 1]:
+            continue
+        if any(h & HEARTS and not h & sm for h in (h1, h2)):
+            continue
+        return low_card(mine)
+    return -1
 
 
 # ------------------------------------------------------------------ bot

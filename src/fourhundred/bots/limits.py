@@ -49,7 +49,8 @@ class Limits:
     seen: int = 0
     """How much the rollouts' seats see of the deal (:func:`.rollout.rollout`'s
     ``seen``: 0 what was shown, 1 the true voids, 2 the cards too, 3 also
-    for which cards are the top ones left)."""
+    for which cards are the top ones left, 4 as 2 with leads into the
+    partner's sure winners)."""
 
     def dealer(self) -> Sampler:
         """The sampler of the hidden cards these limits ask for."""

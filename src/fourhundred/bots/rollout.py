@@ -42,7 +42,9 @@ def rollout(state: GameState, gone: int, voids: list[int], seen: int = 0) -> Non
     card or a top card is sure (``choose_card``'s ``hands``): steps towards
     the deal's perfect-information values; from 3, also which of its cards
     are the top ones left (``choose_card``'s ``reads_all``: its discards,
-    cashed hearts and leads). ``voids`` still gets only the voids shown."""
+    cashed hearts and leads); 4 is 2 with, instead of 3's reading, leads
+    into the partner's sure winners for a partner who needs tricks
+    (``choose_card``'s ``team``). ``voids`` still gets only the voids shown."""
     st = state.settings
     sc = state.scores
     bids = list(state.bids)
@@ -66,7 +68,8 @@ def rollout(state: GameState, gone: int, voids: list[int], seen: int = 0) -> Non
             values,
             13 - state.n_tricks,
             list(state.hands) if seen > 1 else None,
-            seen > 2,
+            seen == 3,
+            seen == 4,
         )
         if trick:
             voids[seat] |= SHOWN_VOID[trick[0]][c]

@@ -106,7 +106,8 @@ class SearchOptions:
     :func:`exact_tricks_for`). ``seen``: how much the rollouts' seats see
     of the deal (1: which suits the others hold; 2: their cards too, for
     whether a card can be beaten; 3: also for which cards are the top ones
-    left; :func:`.rollout.rollout`)."""
+    left; 4: as 2, with leads into the partner's sure winners;
+    :func:`.rollout.rollout`)."""
 
     z: float = Z_SCORE
     search_bids: bool = True
