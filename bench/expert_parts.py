@@ -47,7 +47,14 @@ that lead for a partner who needs tricks leading low into a side suit
 whose top card the partner surely holds: ``seen=4``; session 29's trial,
 its rule fixed before it ran: head to head against ``fast-seen-hands``,
 the expert as shipped, at 50 ms, seed 82, 35 minutes; the expert takes it
-only if the 95% interval is above zero).
+only if the 95% interval is above zero) or ``bid-calib-own`` (the expert
+as shipped since session 18, its learned bidder's chances calibrated on
+the expert's own bids against the search instead of heuristic
+self-play: ``(a, c, d)`` as ``bench/expert_calibration.py
+bench/results/bots/expert-where-50ms-seed81.jsonl --seed 81`` fits it;
+session 29's trial, its rule fixed before it ran: head to head against
+``fast-seen-hands``, at 50 ms, seed 83, 35 minutes; taken only if the
+95% interval is above zero).
 ``--against`` plays it against another variant instead of the search (two
 variants that differ in one part show what that part adds with less noise:
 most of their decisions are the same). Every variant before ``pruned`` plays
@@ -100,6 +107,9 @@ VARIANTS: dict[str, ExpertOptions] = {
         locations=False, prune=False, inference=True, inference_power=0.5, seen=2
     ),
     "seen-team": ExpertOptions(locations=False, prune=False, seen=4),
+    "bid-calib-own": ExpertOptions(
+        locations=False, prune=False, seen=2, bid_calib=(0.6575, 0.0471, 2.3679)
+    ),
 }
 
 

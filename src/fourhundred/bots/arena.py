@@ -67,6 +67,7 @@ __all__ = [
     "BotStats",
     "GameResult",
     "PairResult",
+    "pair_deal",
     "play_game",
     "play_hand",
     "play_pair",
@@ -128,12 +129,20 @@ def _position(rng: random.Random, settings: Settings) -> tuple[int, list[int]]:
     return dealer, [rng.randint(-10, top) for _ in range(4)]
 
 
+def pair_deal(
+    index: int, seed: int, settings: Settings
+) -> tuple[int, list[int], tuple[int, int, int, int]]:
+    """Duplicate pair ``index``'s dealer, scores by seat and deal (both
+    tables play them)."""
+    rng = random.Random(f"pair:{seed}:{index}")
+    dealer, scores = _position(rng, settings)
+    return dealer, scores, deal_masks(rng)
+
+
 def play_pair(index: int, seed: int, a: list[Bot], b: list[Bot], settings: Settings) -> PairResult:
     """Play duplicate pair ``index``: ``a`` and ``b`` hold the two bots of
     each team (seats 0/2 and 1/3 in the first table)."""
-    rng = random.Random(f"pair:{seed}:{index}")
-    dealer, scores = _position(rng, settings)
-    deal = deal_masks(rng)
+    dealer, scores, deal = pair_deal(index, seed, settings)
     stats = {"A": BotStats(), "B": BotStats()}
     margin = 0.0
     tables: list[HandSummary] = []

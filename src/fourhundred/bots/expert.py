@@ -20,13 +20,16 @@ the learned bidder.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
 from fourhundred.engine import BID_BASE, Action, View
 
 from .inference import PlayInference
 from .knowledge import Knowledge
 from .search import Sampler, SearchBot, SearchOptions, pick
+
+if TYPE_CHECKING:
+    from .model import TrickModel
 
 __all__ = ["INFERENCE_FROM_MS", "ExpertBot", "ExpertOptions"]
 
@@ -51,8 +54,10 @@ class ExpertOptions(SearchOptions):
     keeps its deals without weighing them by the bids' fit (the model reads
     the bids itself); ``inference_power``: the inference weighs every deal
     drawn by its likelihood to this power instead of resampling
-    (:class:`.inference.PlayInference`); these are for measuring what each
-    part adds.
+    (:class:`.inference.PlayInference`); ``bid_calib``: the learned
+    bidder's chances calibrated by this ``(a, c, d)`` instead of the
+    shipped weights' (:class:`.model.TrickModel`); these are for measuring
+    what each part adds.
     ``fast`` is on (the search's option): the deals are searched on the
     fast path (rollouts and deals in C); ``prune`` is off, as in the search
     (it changed nothing measurable on the fast path); ``seen`` is 2 (the
@@ -68,6 +73,7 @@ class ExpertOptions(SearchOptions):
     locations: bool = False
     locations_fit: bool = True
     inference_power: float | None = None
+    bid_calib: tuple[float, float, float] | None = None
 
 
 class ExpertBot(SearchBot):
@@ -95,12 +101,15 @@ class ExpertBot(SearchBot):
         self.locations = options.locations
         self.locations_fit = options.locations_fit
         self.inference_power = options.inference_power
+        self.bid_model: TrickModel | None = None
         # numpy and the weights are loaded now, not inside the first
         # decision's budget (the import alone takes a good part of a second).
         if self.learned_bids:
             from .model import shipped_model
 
-            shipped_model()
+            m = shipped_model()
+            if options.bid_calib is not None:
+                self.bid_model = m.recalibrated(options.bid_calib)
         if self.locations and not self.infers:
             from .locations import shipped_locations
 
@@ -116,7 +125,7 @@ class ExpertBot(SearchBot):
         from .bidder import model_bid  # numpy, only once a bid is searched
 
         k = Knowledge.from_view(view)
-        prior = BID_BASE + model_bid(k, view.legal)
+        prior = BID_BASE + model_bid(k, view.legal, self.bid_model)
         tally = self.search(view)
         self.last = tally
         if prior not in tally.values:

@@ -154,6 +154,10 @@ class TrickModel:
             *(float(v) for v in calibrated(self.p_tricks(x)[1:], np.arange(1, 14), self.calib)),
         ]
 
+    def recalibrated(self, calib: npt.ArrayLike) -> TrickModel:
+        """The same network with another calibration ``(a, c, d)``."""
+        return TrickModel(self.w1, self.b1, self.w2, self.b2, np.asarray(calib))
+
     @property
     def size(self) -> int:
         """Number of parameters."""

@@ -31,6 +31,7 @@ from pathlib import Path
 from typing import Final
 
 import numpy as np
+import numpy.typing as npt
 
 from fourhundred.engine import (
     GameState,
@@ -55,6 +56,7 @@ __all__ = [
     "adam_fit",
     "bid_examples",
     "fit",
+    "fit_calibration",
     "make_data",
     "play_chunk",
     "self_play_hands",
@@ -309,6 +311,18 @@ def calibrate(cfg: TrainConfig, model: TrickModel, progress: Progress | None = N
             made.append(float(h.tricks[seat] >= bid))
         if progress and (i + 1) % 100 == 0:
             progress("calibration hands", i + 1, cfg.calib_hands)
+    model.calib = fit_calibration(model, rows, bids, made)
+    if progress:
+        progress("calibration hands", cfg.calib_hands, cfg.calib_hands)
+
+
+def fit_calibration(
+    model: TrickModel, rows: list[Array], bids: list[int], made: list[float]
+) -> npt.NDArray[np.float64]:
+    """The calibration ``(a, c, d)`` that best gives, by logistic regression
+    (Newton's method), whether each bid was made (``made``) from the
+    network's chance of taking that many tricks (``rows``: the bids'
+    features) and the bid."""
     p = model.probabilities(np.stack(rows))
     tail = np.cumsum(p[:, ::-1], axis=1)[:, ::-1]
     b = np.asarray(bids)
@@ -321,9 +335,7 @@ def calibrate(cfg: TrainConfig, model: TrickModel, progress: Progress | None = N
         grad = feats.T @ (z - y)
         hess = (feats * (z * (1 - z))[:, None]).T @ feats + 1e-6 * np.eye(3)
         w = w - np.linalg.solve(hess, grad)
-    model.calib = w
-    if progress:
-        progress("calibration hands", cfg.calib_hands, cfg.calib_hands)
+    return w
 
 
 def train(
