@@ -55,6 +55,8 @@ bench/results/bots/expert-where-50ms-seed81.jsonl --seed 81`` fits it;
 session 29's trial, its rule fixed before it ran: head to head against
 ``fast-seen-hands``, at 50 ms, seed 83, 35 minutes; taken only if the
 95% interval is above zero).
+``--budget-factor F`` gives the variant F times the budget (what more
+time, so more deals, is worth to it; the report names it ``-xF``).
 ``--against`` plays it against another variant instead of the search (two
 variants that differ in one part show what that part adds with less noise:
 most of their decisions are the same). Every variant before ``pruned`` plays
@@ -113,12 +115,14 @@ VARIANTS: dict[str, ExpertOptions] = {
 }
 
 
-def _variant(name: str, options: ExpertOptions) -> type[ExpertBot]:
+def _variant(name: str, options: ExpertOptions, factor: float = 1.0) -> type[ExpertBot]:
     class Variant(ExpertBot):
         def __init__(self, **kw: Any) -> None:
+            if factor != 1.0 and kw.get("budget_ms") is not None:
+                kw["budget_ms"] = round(kw["budget_ms"] * factor)
             super().__init__(**kw, options=options)
 
-    Variant.name = f"expert-{name}"
+    Variant.name = f"expert-{name}" + (f"-x{factor:g}" if factor != 1.0 else "")
     return Variant
 
 
@@ -134,9 +138,16 @@ def main() -> None:
         default="search",
         help="the opponent: a built-in bot or another VARIANT (default: search)",
     )
+    ap.add_argument(
+        "--budget-factor",
+        type=float,
+        default=1.0,
+        help="VARIANT thinks this many times the budget (default 1)",
+    )
     args = ap.parse_args()
-    name = f"expert-{args.variant}"
-    BOTS[name] = _variant(args.variant, VARIANTS[args.variant])
+    cls = _variant(args.variant, VARIANTS[args.variant], args.budget_factor)
+    name = cls.name
+    BOTS[name] = cls
     against = args.against
     if against in VARIANTS:
         against = f"expert-{args.against}"
