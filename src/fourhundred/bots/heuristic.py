@@ -332,7 +332,7 @@ def _lead(  # noqa: C901, PLR0911, PLR0912, PLR0913, PLR0915, PLR0917 - the lead
             ):
                 return low_card(mine)
         if team and hands is not None:
-            c = _to_partner(hand, hands[partner], hands[o1] | hands[o2], hands[o1], hands[o2])
+            c = _to_partner(hand, hands[partner], hands[o1], hands[o2])
             if c >= 0:
                 return c
     # Otherwise lead low, from a suit where the lead costs least: a short
@@ -367,7 +367,7 @@ def _lead(  # noqa: C901, PLR0911, PLR0912, PLR0913, PLR0915, PLR0917 - the lead
     return low_card(legal)
 
 
-def _to_partner(hand: int, partner: int, opps: int, h1: int, h2: int) -> int:
+def _to_partner(hand: int, partner: int, h1: int, h2: int) -> int:
     """Our lowest card of the first side suit whose top card the partner
     holds for sure (no opponent holds a higher one of the suit or can ruff
     it), or -1: a lead into the partner's winner (``_lead`` with ``team``)."""
@@ -377,7 +377,7 @@ def _to_partner(hand: int, partner: int, opps: int, h1: int, h2: int) -> int:
         theirs = partner & sm
         if not mine or not theirs:
             continue
-        if opps & sm & ABOVE[theirs.bit_length() - 1]:
+        if (h1 | h2) & sm & ABOVE[theirs.bit_length() - 1]:
             continue
         if any(h & HEARTS and not h & sm for h in (h1, h2)):
             continue
