@@ -67,6 +67,17 @@ least 0.15 in separation and its mean score's gain on the same pairs is
 more than twice its standard error, and on rounds 30 to 59 alone its gain
 is above zero.
 
+Session 30 screens the two ways that leaned the right way together:
+the search's rule (``--model pick``) on cards valued on 64 deals a
+partner hand and resampled at the 16 the colluder decides on
+(``--card-deals 64 --argmax-size 16``; the rule's resamples take
+``argmax_size`` since session 30), against the detector, on rounds 60
+to 89 (tables no screen has judged; the detector's into a file of its
+own). The rule, fixed before either was run: the way goes on to be
+measured only if, on those 30 rounds, the search colluder at a quarter
+gains at least 0.15 in separation and its mean score's gain on the same
+pairs is more than twice its standard error.
+
 The figures are of the tables of rounds ``--from-round`` to ``--rounds``
 (less one) whose rounds are all done. ``--powers A ...`` prints the
 figures again with the log of each chance

@@ -34,16 +34,18 @@ from fourhundred.bots.tally import Tally, pick
 SCREEN = Path(__file__).resolve().parents[2] / "bench" / "fairplay_mixture.py"
 
 
-def _by_the_rule(t: Tally, prior: int, z: float, draws: int, seed: int) -> dict[int, float]:
+def _by_the_rule(
+    t: Tally, prior: int, z: float, draws: int, seed: int, size: int | None = None
+) -> dict[int, float]:
     """The shares worked out the slow way: the same resamples as
-    ``pick_shares`` draws, each made a tally and given to the search's own
-    ``pick``."""
-    picks = np.random.default_rng(seed).random((draws, t.deals))
+    ``pick_shares`` draws (of ``size`` deals, or as many as valued), each
+    made a tally and given to the search's own ``pick``."""
+    picks = np.random.default_rng(seed).random((draws, size or t.deals))
     cum = np.arange(1, t.deals + 1) / t.deals
     idx = np.minimum(np.searchsorted(cum, picks), t.deals - 1)
     counts = dict.fromkeys(t.values, 0)
     for row in idx:
-        resampled = Tally({c: [vs[i] for i in row] for c, vs in t.values.items()}, t.deals)
+        resampled = Tally({c: [vs[i] for i in row] for c, vs in t.values.items()}, len(row))
         counts[pick(resampled, prior, z)] += 1
     return {c: n / draws for c, n in counts.items()}
 
@@ -72,6 +74,45 @@ def test_the_prior_is_kept_unless_another_option_is_clearly_better() -> None:
     # Better on every deal by a point: taken on every resample.
     clear = Tally({1: [0.0, 1.0, 2.0, 3.0], 2: [1.0, 2.0, 3.0, 4.0]}, 4)
     assert pick_shares([clear], SearchRule(1), 100, 2)[0] == {1: 0.0, 2: 1.0}
+
+
+def test_resamples_of_fewer_deals_model_a_player_who_decides_on_fewer() -> None:
+    """``size``: the rule on resamples of that many of the deals valued.
+    As many as valued is the rule as before; fewer, and an option a little
+    better on average beats the prior by a standard error less often."""
+    rng = np.random.default_rng(7)
+    t = Tally({1: list(rng.normal(0.0, 1.0, 64)), 2: list(rng.normal(0.35, 1.0, 64))}, 64)
+    rule = SearchRule(1)
+    assert pick_shares([t], rule, 300, 5, size=64) == pick_shares([t], rule, 300, 5)
+    many = pick_shares([t], rule, 400, 5)[0]
+    few = pick_shares([t], rule, 400, 5, size=16)[0]
+    assert few[1] > many[1] + 0.2
+    # Each of the 400 resamples is the search's own rule on 16 of the deals.
+    assert few == pytest.approx(_by_the_rule(t, 1, 1.0, 400, 5, size=16), abs=1e-12)
+    lps = pick_log_probs([t], rule, 400, 0.1, 5, size=16)[0]
+    assert lps[1] == pytest.approx(math.log(0.9 * few[1] + 0.05))
+
+
+def test_cards_judged_by_the_rule_on_fewer_deals_than_valued() -> None:
+    """``ScoreOptions(argmax_size=...)`` reaches the rule's resamples too."""
+    game = play_deals([HeuristicBot() for _ in range(4)], deals=1, seed=17)
+    options = ScoreOptions(deals=8, refs=2, seed=1, card_model="pick", argmax_size=4)
+    seen = 0
+    for i, d in enumerate(list(play_decisions(game[0]))[:10]):
+        tallies = card_tallies(d.view, d.partner_hand, options, seed=i)
+        if tallies is None:
+            continue
+        seen += 1
+        j = judge(d.view, d.partner_hand, d.card, options, seed=i)
+        got = card_options(d.view, d.partner_hand, d.card, options, seed=i)
+        assert got is not None and j is not None
+        real, refs, chosen = got
+        k = Knowledge.from_view(d.view)
+        prior = representative(heuristic_card(k), real, k)
+        rule = SearchRule(prior)
+        model = pick_log_probs(tallies, rule, options.argmax_draws, options.eps, i, 4)
+        assert j == verdict(real, refs, chosen, model)
+    assert seen >= 4
 
 
 def test_a_prior_not_among_the_options_leaves_the_argmax() -> None:

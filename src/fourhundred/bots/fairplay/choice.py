@@ -144,10 +144,11 @@ class SearchRule:
 
 
 def pick_shares(
-    tallies: Sequence[Tally], rule: SearchRule, draws: int, seed: int
+    tallies: Sequence[Tally], rule: SearchRule, draws: int, seed: int, size: int | None = None
 ) -> list[dict[int, float]]:
-    """For each tally, the share of ``draws`` resamples of its deals in
-    which the search's ``rule`` takes each option: the prior unless
+    """For each tally, the share of ``draws`` resamples of its deals (as
+    many as it has, or ``size``: a player deciding on fewer deals than
+    were valued) in which the search's ``rule`` takes each option: the prior unless
     another option's mean difference over it, deal by deal, is more than
     ``z`` standard errors above zero; then the one whose edge is the
     largest (ties shared). With the prior not among the options, the rule
@@ -161,9 +162,9 @@ def pick_shares(
     """
     prior, z = rule.prior, rule.z
     if any(prior not in t.values for t in tallies):
-        return argmax_shares(tallies, draws, seed)
+        return argmax_shares(tallies, draws, seed, size)
     out = []
-    for options, m, idx in _resampled(tallies, draws, seed):
+    for options, m, idx in _resampled(tallies, draws, seed, size):
         p = options.index(prior)
         d = m[:, idx] - m[p, idx]  # options x draws x deals: differences over the prior
         count = np.sum(~np.isnan(d), axis=2)
@@ -182,12 +183,17 @@ def pick_shares(
 
 
 def pick_log_probs(
-    tallies: Sequence[Tally], rule: SearchRule, draws: int, eps: float, seed: int
+    tallies: Sequence[Tally],
+    rule: SearchRule,
+    draws: int,
+    eps: float,
+    seed: int,
+    size: int | None = None,
 ) -> list[dict[int, float]]:
     """For each tally, the log chance of each option under a player who
-    decides by the search's rule on a sample of as many deals
-    (:func:`pick_shares`), mixed with ``eps`` of the uniform."""
-    return [smoothed_log(s, eps) for s in pick_shares(tallies, rule, draws, seed)]
+    decides by the search's rule on a sample of as many deals (or
+    ``size``; :func:`pick_shares`), mixed with ``eps`` of the uniform."""
+    return [smoothed_log(s, eps) for s in pick_shares(tallies, rule, draws, seed, size)]
 
 
 def smoothed_log(shares: dict[int, float], eps: float) -> dict[int, float]:

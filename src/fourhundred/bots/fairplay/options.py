@@ -73,9 +73,10 @@ class ScoreOptions:
     the share of decisions of the cheat the first statistic's evidence is
     the likelihood ratio against, cards and bids alike
     (:func:`.choice.mixture_llr`; 1, the plain log ratio). ``argmax_size``:
-    the cards' resamples are of that many deals instead of as many as
-    valued (a player who decides on fewer deals than the detector values;
-    screened in session 27). ``"pick"``, for either model: the chance that
+    the cards' resamples (by either model, argmax or pick) are of that
+    many deals instead of as many as valued (a player who decides on fewer
+    deals than the detector values; screened in session 27 with the
+    argmax, in session 30 with the pick). ``"pick"``, for either model: the chance that
     the search's own rule takes the option on a resample (the heuristic's
     option unless another beats it by ``pick_z`` standard errors,
     :func:`.choice.pick_shares`; screened in session 28)."""

@@ -114,8 +114,9 @@ def judge(
     if options.card_model == "pick":
         k = Knowledge.from_view(view)
         prior = representative(heuristic_card(k), real, k)
+        rule = SearchRule(prior, options.pick_z)
         model = pick_log_probs(
-            tallies, SearchRule(prior, options.pick_z), options.argmax_draws, options.eps, seed
+            tallies, rule, options.argmax_draws, options.eps, seed, options.argmax_size
         )
     else:
         model = argmax_log_probs(
