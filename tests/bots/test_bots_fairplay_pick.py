@@ -34,19 +34,17 @@ from fourhundred.bots.tally import Tally, pick
 SCREEN = Path(__file__).resolve().parents[2] / "bench" / "fairplay_mixture.py"
 
 
-def _by_the_rule(
-    t: Tally, prior: int, z: float, draws: int, seed: int, size: int | None = None
-) -> dict[int, float]:
+def _by_the_rule(t: Tally, rule: SearchRule, draws: int, seed: int) -> dict[int, float]:
     """The shares worked out the slow way: the same resamples as
-    ``pick_shares`` draws (of ``size`` deals, or as many as valued), each
-    made a tally and given to the search's own ``pick``."""
-    picks = np.random.default_rng(seed).random((draws, size or t.deals))
+    ``pick_shares`` draws (of ``rule.size`` deals, or as many as valued),
+    each made a tally and given to the search's own ``pick``."""
+    picks = np.random.default_rng(seed).random((draws, rule.size or t.deals))
     cum = np.arange(1, t.deals + 1) / t.deals
     idx = np.minimum(np.searchsorted(cum, picks), t.deals - 1)
     counts = dict.fromkeys(t.values, 0)
     for row in idx:
         resampled = Tally({c: [vs[i] for i in row] for c, vs in t.values.items()}, len(row))
-        counts[pick(resampled, prior, z)] += 1
+        counts[pick(resampled, rule.prior, rule.z)] += 1
     return {c: n / draws for c, n in counts.items()}
 
 
@@ -60,7 +58,7 @@ def test_the_shares_are_the_search_rule_on_each_resample(seed: int) -> None:
     for prior in options:
         for z in (0.5, 1.0):
             got = pick_shares([t], SearchRule(prior, z), draws=150, seed=seed)[0]
-            want = _by_the_rule(t, prior, z, draws=150, seed=seed)
+            want = _by_the_rule(t, SearchRule(prior, z), draws=150, seed=seed)
             assert got == pytest.approx(want, abs=1e-12)
             assert sum(got.values()) == pytest.approx(1.0)
 
@@ -77,19 +75,21 @@ def test_the_prior_is_kept_unless_another_option_is_clearly_better() -> None:
 
 
 def test_resamples_of_fewer_deals_model_a_player_who_decides_on_fewer() -> None:
-    """``size``: the rule on resamples of that many of the deals valued.
-    As many as valued is the rule as before; fewer, and an option a little
-    better on average beats the prior by a standard error less often."""
+    """``SearchRule.size``: the rule on resamples of that many of the deals
+    valued. As many as valued is the rule as before; fewer, and an option
+    a little better on average beats the prior by a standard error less
+    often."""
     rng = np.random.default_rng(7)
     t = Tally({1: list(rng.normal(0.0, 1.0, 64)), 2: list(rng.normal(0.35, 1.0, 64))}, 64)
-    rule = SearchRule(1)
-    assert pick_shares([t], rule, 300, 5, size=64) == pick_shares([t], rule, 300, 5)
-    many = pick_shares([t], rule, 400, 5)[0]
-    few = pick_shares([t], rule, 400, 5, size=16)[0]
+    assert pick_shares([t], SearchRule(1, size=64), 300, 5) == pick_shares(
+        [t], SearchRule(1), 300, 5
+    )
+    many = pick_shares([t], SearchRule(1), 400, 5)[0]
+    few = pick_shares([t], SearchRule(1, size=16), 400, 5)[0]
     assert few[1] > many[1] + 0.2
     # Each of the 400 resamples is the search's own rule on 16 of the deals.
-    assert few == pytest.approx(_by_the_rule(t, 1, 1.0, 400, 5, size=16), abs=1e-12)
-    lps = pick_log_probs([t], rule, 400, 0.1, 5, size=16)[0]
+    assert few == pytest.approx(_by_the_rule(t, SearchRule(1, size=16), 400, 5), abs=1e-12)
+    lps = pick_log_probs([t], SearchRule(1, size=16), 400, 0.1, 5)[0]
     assert lps[1] == pytest.approx(math.log(0.9 * few[1] + 0.05))
 
 
@@ -108,9 +108,8 @@ def test_cards_judged_by_the_rule_on_fewer_deals_than_valued() -> None:
         assert got is not None and j is not None
         real, refs, chosen = got
         k = Knowledge.from_view(d.view)
-        prior = representative(heuristic_card(k), real, k)
-        rule = SearchRule(prior)
-        model = pick_log_probs(tallies, rule, options.argmax_draws, options.eps, i, 4)
+        rule = SearchRule(representative(heuristic_card(k), real, k), size=4)
+        model = pick_log_probs(tallies, rule, options.argmax_draws, options.eps, i)
         assert j == verdict(real, refs, chosen, model)
     assert seen >= 4
 

@@ -137,18 +137,21 @@ def argmax_shares(
 class SearchRule:
     """The search's rule of choice (:func:`..tally.pick`): ``prior``, the
     heuristic's option (a function of the player's view alone), unless
-    another beats it deal by deal by more than ``z`` standard errors."""
+    another beats it deal by deal by more than ``z`` standard errors;
+    ``size``: the deals the player decides on, when fewer than were
+    valued (each resample is of that many; ``None``, as many as valued)."""
 
     prior: int
     z: float = 1.0
+    size: int | None = None
 
 
 def pick_shares(
-    tallies: Sequence[Tally], rule: SearchRule, draws: int, seed: int, size: int | None = None
+    tallies: Sequence[Tally], rule: SearchRule, draws: int, seed: int
 ) -> list[dict[int, float]]:
-    """For each tally, the share of ``draws`` resamples of its deals (as
-    many as it has, or ``size``: a player deciding on fewer deals than
-    were valued) in which the search's ``rule`` takes each option: the prior unless
+    """For each tally, the share of ``draws`` resamples of its deals (of
+    ``rule.size`` deals, or as many as it has) in which the search's
+    ``rule`` takes each option: the prior unless
     another option's mean difference over it, deal by deal, is more than
     ``z`` standard errors above zero; then the one whose edge is the
     largest (ties shared). With the prior not among the options, the rule
@@ -162,9 +165,9 @@ def pick_shares(
     """
     prior, z = rule.prior, rule.z
     if any(prior not in t.values for t in tallies):
-        return argmax_shares(tallies, draws, seed, size)
+        return argmax_shares(tallies, draws, seed, rule.size)
     out = []
-    for options, m, idx in _resampled(tallies, draws, seed, size):
+    for options, m, idx in _resampled(tallies, draws, seed, rule.size):
         p = options.index(prior)
         d = m[:, idx] - m[p, idx]  # options x draws x deals: differences over the prior
         count = np.sum(~np.isnan(d), axis=2)
@@ -183,17 +186,12 @@ def pick_shares(
 
 
 def pick_log_probs(
-    tallies: Sequence[Tally],
-    rule: SearchRule,
-    draws: int,
-    eps: float,
-    seed: int,
-    size: int | None = None,
+    tallies: Sequence[Tally], rule: SearchRule, draws: int, eps: float, seed: int
 ) -> list[dict[int, float]]:
     """For each tally, the log chance of each option under a player who
-    decides by the search's rule on a sample of as many deals (or
-    ``size``; :func:`pick_shares`), mixed with ``eps`` of the uniform."""
-    return [smoothed_log(s, eps) for s in pick_shares(tallies, rule, draws, seed, size)]
+    decides by the search's rule on a sample of as many deals
+    (:func:`pick_shares`), mixed with ``eps`` of the uniform."""
+    return [smoothed_log(s, eps) for s in pick_shares(tallies, rule, draws, seed)]
 
 
 def smoothed_log(shares: dict[int, float], eps: float) -> dict[int, float]:

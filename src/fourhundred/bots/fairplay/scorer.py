@@ -114,9 +114,12 @@ def judge(
     if options.card_model == "pick":
         k = Knowledge.from_view(view)
         prior = representative(heuristic_card(k), real, k)
-        rule = SearchRule(prior, options.pick_z)
         model = pick_log_probs(
-            tallies, rule, options.argmax_draws, options.eps, seed, options.argmax_size
+            tallies,
+            SearchRule(prior, options.pick_z, options.argmax_size),
+            options.argmax_draws,
+            options.eps,
+            seed,
         )
     else:
         model = argmax_log_probs(
