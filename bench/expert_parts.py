@@ -54,6 +54,12 @@ self-play: ``(a, c, d)`` as ``bench/expert_calibration.py
 bench/results/bots/expert-where-50ms-seed81.jsonl --seed 81`` fits it;
 session 29's trial, its rule fixed before it ran: head to head against
 ``fast-seen-hands``, at 50 ms, seed 83, 35 minutes; taken only if the
+95% interval is above zero) or ``seen-team-exact4`` (the two trials
+that leaned the expert's way on top of the expert as shipped, together:
+``seen=4`` (+0.24 [-0.09, +0.56]) and exact play from four tricks left,
+now by the C solver (+0.22 [-0.09, +0.54] with the Python one); session
+30's trial, its rule fixed before it ran: head to head against
+``fast-seen-hands``, at 50 ms, seed 85, 35 minutes; taken only if the
 95% interval is above zero).
 ``--budget-factor F`` gives the variant F times the budget (what more
 time, so more deals, is worth to it; the report names it ``-xF``).
@@ -109,6 +115,7 @@ VARIANTS: dict[str, ExpertOptions] = {
         locations=False, prune=False, inference=True, inference_power=0.5, seen=2
     ),
     "seen-team": ExpertOptions(locations=False, prune=False, seen=4),
+    "seen-team-exact4": ExpertOptions(locations=False, prune=False, seen=4, exact=4),
     "bid-calib-own": ExpertOptions(
         locations=False, prune=False, seen=2, bid_calib=(0.6575, 0.0471, 2.3679)
     ),
