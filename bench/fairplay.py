@@ -27,7 +27,9 @@ same, with the bids judged again by the detector as it now is (or with
 ``--bid-model``) and the cards' evidence kept. ``--recard FROM``: the
 same, with the cards' first statistic judged again (or with its inferred
 partner hands each kept of ``--infer-batch`` deals), the bids and the
-second statistic kept (about half a minute a table). ``--mix-rate R``:
+second statistic kept (about half a minute a table). ``--rebid FROM
+--recard FROM`` (the same ``FROM``): both, the bids judged again and then
+the cards, one table at a time. ``--mix-rate R``:
 the first statistic as the likelihood ratio against a cheat on a share
 ``R`` of decisions (``ScoreOptions.mix_rate``; default the detector's).
 ``--card-deals N`` and ``--argmax-size N``: the cards valued on ``N``
@@ -82,8 +84,11 @@ def _job(args: Job) -> dict[str, Any]:
     statistic added to it or its bids or cards judged again."""
     table, job, what, options = args
     if isinstance(job, dict):
-        again = {"rebid": rebid, "recard": recard, "policy": add_policy}[what]
-        return again(table, job, options)
+        for step in what.split("+"):  # "rebid+recard": the bids, then the cards
+            job = {"rebid": rebid, "recard": recard, "policy": add_policy}[step](
+                table, job, options
+            )
+        return job
     return run_table(table, job, options)
 
 
@@ -186,6 +191,8 @@ def _args() -> argparse.Namespace:
     ap.add_argument("--from-round", type=int, default=0)
     ap.add_argument("--same-tables-as", type=Path, default=None, metavar="OTHER")
     args = ap.parse_args()
+    if args.rebid and args.recard and args.rebid != args.recard:
+        ap.error("--rebid and --recard together judge the same tables again: give one FROM")
     if args.same_tables_as is not None and not args.summary_only:
         ap.error("--same-tables-as only summarises: give --summary-only too")
     if args.quick and "--deals" not in sys.argv:
@@ -216,7 +223,8 @@ def main() -> None:
     jobs: list[Job] = [(t, args.deals, "play", options) for t in tables]
     again = args.rebid or args.recard or args.add_policy
     if again is not None:
-        what = "rebid" if args.rebid else "recard" if args.recard else "policy"
+        steps = [k for k in ("rebid", "recard") if getattr(args, k) is not None]
+        what = "+".join(steps) or "policy"
         old = [r for r in _load(again / "tables.jsonl") if r["id"] not in done]
         jobs = [(Table(r["id"], r["a"], r["b"], r["seed"]), r, what, options) for r in old]
     if args.summary_only:

@@ -426,3 +426,30 @@ def test_the_mixture_screen_keeps_every_decision_and_works_out_each_rate(tmp_pat
     diffs = paired.stdout.split("same pairs: mean (standard error)\n")[1].splitlines()
     assert len(diffs) == 6 and all(" +0.000 " in d for d in diffs)
     assert out.read_bytes() == kept  # a summary writes nothing, not even an empty gzip member
+
+
+def test_the_bids_and_cards_are_judged_again_in_one_run(
+    quick: tuple[Path, dict[str, object]], tmp_path: Path
+) -> None:
+    # --rebid FROM --recard FROM: the bids judged again, then the cards, as
+    # the two runs one after the other give them; two FROMs are refused.
+    out, _ = quick
+    way = ["--bid-model", "pick", "--card-model", "pick", "--card-deals", "24"]
+    _run(tmp_path / "bids", "--rebid", str(out), *way)
+    _run(tmp_path / "then", "--recard", str(tmp_path / "bids"), *way)
+    _run(tmp_path / "both", "--rebid", str(out), "--recard", str(out), *way)
+    then, both = _by_id(tmp_path / "then"), _by_id(tmp_path / "both")
+    assert sorted(both) == sorted(then) == sorted(_by_id(out))
+    for key, row in both.items():
+        assert _flat(row["hands"]) == pytest.approx(_flat(then[key]["hands"]))
+        assert row["bid_hands"] == then[key]["bid_hands"]
+        assert (row["bid_model"], row["card_model"], row["card_deals"]) == ("pick", "pick", 24)
+    assert any(both[k]["bid_hands"] != r["bid_hands"] for k, r in _by_id(out).items())
+    refused = subprocess.run(
+        [sys.executable, str(BENCH), "--rebid", str(out), "--recard", str(tmp_path), "--quick"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert refused.returncode == 2 and "one FROM" in refused.stderr
