@@ -268,11 +268,8 @@ def main() -> None:
                     f.write(json.dumps(row) + "\n")
                 _write_summary(out, rows, meta)
                 progress.advance(task)
-                took = next(
-                    row[k]
-                    for k in ("recard_seconds", "rebid_seconds", "policy_seconds", "seconds")
-                    if k in row
-                )
+                again_keys = ("recard_seconds", "rebid_seconds", "policy_seconds")
+                took = round(sum(row[k] for k in again_keys if k in row), 1) or row["seconds"]
                 progress.console.print(f"{row['id']}: {took} s")
                 minutes = (time.monotonic() - start) / 60
                 if args.max_minutes is not None and minutes > args.max_minutes:
