@@ -93,27 +93,6 @@ def test_resamples_of_fewer_deals_model_a_player_who_decides_on_fewer() -> None:
     assert lps[1] == pytest.approx(math.log(0.9 * few[1] + 0.05))
 
 
-def test_cards_judged_by_the_rule_on_fewer_deals_than_valued() -> None:
-    """``ScoreOptions(argmax_size=...)`` reaches the rule's resamples too."""
-    game = play_deals([HeuristicBot() for _ in range(4)], deals=1, seed=17)
-    options = ScoreOptions(deals=8, refs=2, seed=1, card_model="pick", argmax_size=4)
-    seen = 0
-    for i, d in enumerate(list(play_decisions(game[0]))[:10]):
-        tallies = card_tallies(d.view, d.partner_hand, options, seed=i)
-        if tallies is None:
-            continue
-        seen += 1
-        j = judge(d.view, d.partner_hand, d.card, options, seed=i)
-        got = card_options(d.view, d.partner_hand, d.card, options, seed=i)
-        assert got is not None and j is not None
-        real, refs, chosen = got
-        k = Knowledge.from_view(d.view)
-        rule = SearchRule(representative(heuristic_card(k), real, k), size=4)
-        model = pick_log_probs(tallies, rule, options.argmax_draws, options.eps, i)
-        assert j == verdict(real, refs, chosen, model)
-    assert seen >= 4
-
-
 def test_a_prior_not_among_the_options_leaves_the_argmax() -> None:
     t = Tally({1: [1.0, 0.0, 2.0], 2: [0.5, 0.5, 0.5]}, 3)
     assert pick_shares([t], SearchRule(9), 200, 3) == argmax_shares([t], 200, 3)
@@ -131,9 +110,11 @@ def test_each_tally_is_modelled_alike_whatever_the_others() -> None:
     assert all(sum(math.exp(x) for x in lp.values()) == pytest.approx(1.0) for lp in first)
 
 
-def test_cards_are_judged_by_the_rule_with_the_heuristics_card_as_prior() -> None:
+@pytest.mark.parametrize("size", [None, 4])
+def test_cards_are_judged_by_the_rule_with_the_heuristics_card_as_prior(size: int | None) -> None:
+    # size: ScoreOptions(argmax_size=...) reaches the rule's resamples too.
     game = play_deals([HeuristicBot() for _ in range(4)], deals=1, seed=17)
-    options = ScoreOptions(deals=8, refs=2, seed=1, card_model="pick")
+    options = ScoreOptions(deals=8, refs=2, seed=1, card_model="pick", argmax_size=size)
     seen = kept = 0
     for i, d in enumerate(list(play_decisions(game[0]))[:12]):
         tallies = card_tallies(d.view, d.partner_hand, options, seed=i)
@@ -147,7 +128,8 @@ def test_cards_are_judged_by_the_rule_with_the_heuristics_card_as_prior() -> Non
         real, refs, chosen = got
         k = Knowledge.from_view(d.view)
         prior = representative(heuristic_card(k), real, k)
-        model = pick_log_probs(tallies, SearchRule(prior), options.argmax_draws, options.eps, i)
+        rule = SearchRule(prior, size=size)
+        model = pick_log_probs(tallies, rule, options.argmax_draws, options.eps, i)
         assert j == verdict(real, refs, chosen, model)
         kept += chosen == prior  # a heuristic player plays its own card
     assert seen >= 5 and kept == seen
