@@ -71,6 +71,25 @@ def test_partner_fixed_deals_give_the_partner_its_hand(
                 assert not hands[s] & k.voids[s] or s == partner_of(k.seat)
 
 
+def test_partner_fixed_deals_in_c_are_the_same_deals_from_the_same_draws(
+    heuristic_game: list[GameRecord],
+) -> None:
+    """The detector's deals are dealt in C on the fast path (session 31:
+    the cards judged twice as fast): deal after deal from one generator
+    they must be Python's deals, and leave the generator where Python
+    does, or the 600 tables measured before would not be the same."""
+    decisions = list(play_decisions(heuristic_game[0]))[::4]
+    bids = list(bid_decisions(heuristic_game[0]))
+    assert len(decisions) >= 8 and bids
+    for i, d in enumerate([*decisions, *bids]):
+        k = Knowledge.from_view(d.view)
+        slow, fast = random.Random(i), random.Random(i)
+        for _ in range(6):
+            want = PartnerFixed(d.partner_hand)(k, slow)
+            assert PartnerFixed(d.partner_hand, fast=True)(k, fast) == want
+        assert fast.getstate() == slow.getstate()
+
+
 def test_the_fast_path_values_cards_and_bids_as_python_does(
     heuristic_game: list[GameRecord],
 ) -> None:

@@ -104,7 +104,7 @@ def bid_tally(view: View, partner_hand: int, seed: int, limits: Limits) -> Tally
     action) in the bid view ``view`` on each of ``limits.max_deals``
     simulated hands that give the partner ``partner_hand`` (on the fast
     path if ``limits.fast``: the same values, sooner)."""
-    limits = dataclasses.replace(limits, sampler=PartnerFixed(partner_hand))
+    limits = dataclasses.replace(limits, sampler=PartnerFixed(partner_hand, limits.fast))
     tally = evaluate(view, seed, limits)
     return Tally({a - BID_BASE: vs for a, vs in tally.values.items()}, tally.deals, tally.weights)
 
@@ -132,7 +132,7 @@ def bid_tallies(
     limits = Limits(max_deals=options.bid_deals, bids=cands, fast=options.fast)
     real = bid_tally(view, partner_hand, seed, limits)
     inferred = [
-        bid_tally(view, sample_hands(k, rng)[partner], seed, limits)
+        bid_tally(view, sample_hands(k, rng, fast=options.fast)[partner], seed, limits)
         for _ in range(options.bid_refs)
     ]
     return [real, *inferred]

@@ -151,7 +151,7 @@ class SearchColluder(SearchBot, Colluder):
 
     def sampler(self, view: View) -> Sampler | None:
         if self._cheating and self.partner_hand:
-            return PartnerFixed(self.partner_hand)
+            return PartnerFixed(self.partner_hand, self.fast)
         return None
 
 

@@ -29,9 +29,11 @@ __all__ = ["PartnerFixed", "card_tally", "card_values"]
 class PartnerFixed:
     """A sampler (``sampler(k, rng)``, like ``sample_hands``) whose deals
     give the partner exactly ``partner_hand`` (its unplayed cards) and deal
-    the rest of the hidden cards to the opponents."""
+    the rest of the hidden cards to the opponents; ``fast``: dealt in C
+    (the same deals from the same draws, about twice as fast)."""
 
     partner_hand: int
+    fast: bool = False
 
     def __call__(self, k: Knowledge, rng: random.Random) -> list[int]:
         partner = partner_of(k.seat)
@@ -43,7 +45,7 @@ class PartnerFixed:
         # ``unknown`` is derived from ``gone`` and ``hand``: counting the
         # partner's cards as gone leaves only the opponents' to deal.
         narrowed = dataclasses.replace(k, gone=k.gone | fixed, voids=voids, bids=bids)
-        hands = sample_hands(narrowed, rng)
+        hands = sample_hands(narrowed, rng, fast=self.fast)
         hands[partner] = fixed
         return hands
 
@@ -53,8 +55,9 @@ def card_tally(view: View, partner_hand: int, seed: int, limits: Limits) -> Tall
     ``limits.max_deals`` deals that give the partner ``partner_hand``
     (rollouts with the heuristic, the exact solver from ``limits.exact``
     tricks left; on the fast path if ``limits.fast``, the same values
-    sooner)."""
-    return evaluate(view, seed, dataclasses.replace(limits, sampler=PartnerFixed(partner_hand)))
+    sooner, its deals too)."""
+    sampler = PartnerFixed(partner_hand, limits.fast)
+    return evaluate(view, seed, dataclasses.replace(limits, sampler=sampler))
 
 
 def card_values(view: View, partner_hand: int, seed: int, limits: Limits) -> dict[int, float]:
