@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from functools import lru_cache
 from typing import Any
 
 from fourhundred.engine import GameRecord, replay, team_of
@@ -30,12 +31,20 @@ from .scorer import ScoreOptions, bids_by_hand, cards_by_hand, policy_by_hand
 __all__ = ["add_policy", "rebid", "recard"]
 
 
-def _games(table: Table, row: dict[str, Any]) -> list[GameRecord]:
-    """The table's games played again from its seeds; ``ValueError`` when
-    they are not the games ``row`` measured (every team's points)."""
+@lru_cache(maxsize=1)
+def _played(table: Table, deals: int) -> tuple[GameRecord, ...]:
+    """The table's ``deals`` played again from its seeds, kept for the next
+    step of the same table (its bids then its cards judged again play
+    them once: a search table's games take several seconds)."""
     a = make_team(table.a, table.seed * 10)
     b = make_team(table.b, table.seed * 10 + 5)
-    games = play_deals([a[0], b[0], a[1], b[1]], row["deals"], table.seed)
+    return tuple(play_deals([a[0], b[0], a[1], b[1]], deals, table.seed))
+
+
+def _games(table: Table, row: dict[str, Any]) -> tuple[GameRecord, ...]:
+    """The table's games played again from its seeds; ``ValueError`` when
+    they are not the games ``row`` measured (every team's points)."""
+    games = _played(table, row["deals"])
     points = [0, 0]
     for g in games:
         for h in replay(g).history:
