@@ -74,10 +74,10 @@ def test_partner_fixed_deals_give_the_partner_its_hand(
 def test_partner_fixed_deals_in_c_are_the_same_deals_from_the_same_draws(
     heuristic_game: list[GameRecord],
 ) -> None:
-    """The detector's deals are dealt in C on the fast path (session 31:
-    the cards judged twice as fast): deal after deal from one generator
-    they must be Python's deals, and leave the generator where Python
-    does, or the 600 tables measured before would not be the same."""
+    """The detector's deals are dealt in C on the fast path (session 31):
+    deal after deal from one generator they must be Python's deals, and
+    leave the generator where Python does, or the 600 tables measured
+    before would not be the same."""
     decisions = list(play_decisions(heuristic_game[0]))[::4]
     bids = list(bid_decisions(heuristic_game[0]))
     assert len(decisions) >= 8 and bids

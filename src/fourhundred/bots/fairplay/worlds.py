@@ -30,7 +30,8 @@ class PartnerFixed:
     """A sampler (``sampler(k, rng)``, like ``sample_hands``) whose deals
     give the partner exactly ``partner_hand`` (its unplayed cards) and deal
     the rest of the hidden cards to the opponents; ``fast``: dealt in C
-    (the same deals from the same draws, about twice as fast)."""
+    (the same deals from the same draws, sooner: a sixth off the
+    detector's cards at 16 deals, half at 64; docs/fair-play.md, "Cost")."""
 
     partner_hand: int
     fast: bool = False
