@@ -1,19 +1,18 @@
 """What the collusion detector costs the server: one core's seconds to judge
 one finished game (``score_by_hand``: the bids, the cards and the second
-statistic), with the detector's options, with them as session 30 worked
-them out (the deals that fix the partner's hand dealt in Python, not in
-C: the same deals, the same figures), with those of session 23 (the
-bids' softmax instead of the argmax model), of session 21 (the cards'
-softmax too) and with those it had before
-session 21 (4 deals per partner hand, worked out in Python, the flat
-second statistic, the softmax), on the same games.
+statistic), with the detector's options, with those it had until session
+32 (cards on 16 deals a partner hand, the argmax model for cards and
+bids), with those of session 23 (the bids' softmax instead of the argmax
+model), of session 21 (the cards' softmax too) and with those it had
+before session 21 (4 deals per partner hand, worked out in Python, the
+flat second statistic, the softmax), on the same games.
 
     .venv/bin/python bench/fairplay_cost.py [--games N] [--deals D] [--runs R] [--seed S]
 
 Plays ``--games`` games of ``--deals`` hands of heuristic self-play (one
 process, so the figures are of one core), then times each way of judging
 them ``--runs`` times, interleaved. Prints the median seconds per game of
-each part, the ratio of the oldest to the new and that of session 30's
+each part, the ratio of the oldest to the new and that of session 31's
 way to the new (docs/fair-play.md, "Cost").
 """
 
@@ -23,53 +22,38 @@ import argparse
 import dataclasses
 import statistics
 import time
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 
 from rich.console import Console
 from rich.progress import Progress
 
 from fourhundred.bots import HeuristicBot
-from fourhundred.bots.fairplay import ScoreOptions, bids, worlds
+from fourhundred.bots.fairplay import ScoreOptions
 from fourhundred.bots.fairplay.games import play_deals
 from fourhundred.bots.fairplay.policy import PolicyModel
 from fourhundred.bots.fairplay.scorer import policy_by_hand, score_parts
 from fourhundred.engine import GameRecord
 
+S31: ScoreOptions = ScoreOptions(
+    deals=16, card_model="argmax", bid_model="argmax", argmax_size=None
+)
+"""The detector until session 32: cards on 16 deals a partner hand, the
+argmax model for cards and bids."""
+
 WAYS: dict[str, ScoreOptions] = {
     "now": ScoreOptions(),
-    "s30": ScoreOptions(),  # the deals in Python (:func:`_as_session_30`)
-    "s23": ScoreOptions(bid_model="softmax"),
-    "s21": ScoreOptions(card_model="softmax", bid_model="softmax"),
+    "s31": S31,
+    "s23": dataclasses.replace(S31, bid_model="softmax"),
+    "s21": dataclasses.replace(S31, card_model="softmax", bid_model="softmax"),
     "before": ScoreOptions(
         deals=4,
         fast=False,
         policy=PolicyModel(weighting="flat"),
         card_model="softmax",
         bid_model="softmax",
+        argmax_size=None,
     ),
 }
-
-
-@contextmanager
-def _as_session_30(way: str) -> Iterator[None]:
-    """For the way ``s30``, the deals that fix the partner's hand dealt in
-    Python (``PartnerFixed(fast=False)``), as before session 31."""
-    if way != "s30":
-        yield
-        return
-    real = worlds.PartnerFixed
-
-    def in_python(partner_hand: int, fast: bool = False) -> worlds.PartnerFixed:
-        return real(partner_hand, False)
-
-    for module in (worlds, bids):
-        vars(module)["PartnerFixed"] = in_python
-    try:
-        yield
-    finally:
-        for module in (worlds, bids):
-            vars(module)["PartnerFixed"] = real
 
 
 def _without_bids(options: ScoreOptions) -> ScoreOptions:
@@ -108,8 +92,7 @@ def main() -> None:
             for way, options in WAYS.items():
                 for part, fn in parts.items():
                     for g in games:
-                        with _as_session_30(way):
-                            t = _timed(lambda g=g, fn=fn, options=options: fn(g, options))
+                        t = _timed(lambda g=g, fn=fn, options=options: fn(g, options))
                         took.setdefault((way, part), []).append(t)
                         progress.advance(task)
     med = {k: statistics.median(v) for k, v in took.items()}
@@ -117,7 +100,7 @@ def main() -> None:
     for way in WAYS:
         med[(way, "bids")] -= med[(way, "cards")]
     print(f"{args.games} x {args.deals} hands, {args.runs} runs; median s of one core a game")
-    print(f"{'part':<8}" + "".join(f"{w:>10}" for w in WAYS) + f"{'ratio':>8}{'s30/now':>9}")
+    print(f"{'part':<8}" + "".join(f"{w:>10}" for w in WAYS) + f"{'ratio':>8}{'s31/now':>9}")
     rows = {part: [med[(w, part)] for w in WAYS] for part in parts}
     rows["total"] = [sum(med[(w, p)] for p in parts) for w in WAYS]
     for part, secs in rows.items():

@@ -84,7 +84,7 @@ def flags(sums: np.ndarray, threshold: float, hands: int, fixed: bool) -> np.nda
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--out", type=Path, default=Path("bench/results/fairplay/v5-argmax"))
+    ap.add_argument("--out", type=Path, default=Path("bench/results/fairplay/v7-pick64"))
     ap.add_argument("--careers", type=int, default=2000)
     ap.add_argument("--hands", type=int, default=10, help="hands a game")
     ap.add_argument("--games", default="1,5,10,20,50")

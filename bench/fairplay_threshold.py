@@ -36,7 +36,7 @@ def _tail(t: float, mean: float, sd: float) -> float:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
-    ap.add_argument("--out", type=Path, default=Path("bench/results/fairplay/v6-bidargmax"))
+    ap.add_argument("--out", type=Path, default=Path("bench/results/fairplay/v7-pick64"))
     ap.add_argument("--deals", type=int, default=50)
     ap.add_argument("--from-round", type=int, default=0)
     ap.add_argument("--to-round", type=int, default=10**9)

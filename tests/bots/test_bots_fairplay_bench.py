@@ -16,6 +16,7 @@ from typing import Any
 
 import pytest
 
+from fourhundred.bots.fairplay import FLAG_Z, POLICY_FLAG_Z, ScoreOptions
 from fourhundred.bots.fairplay.measure import Table, plan, summarise, wilson
 from fourhundred.bots.fairplay.rejudge import add_policy, rebid, recard
 
@@ -124,8 +125,8 @@ def test_the_bids_are_judged_again(quick: tuple[Path, dict[str, object]], tmp_pa
     out, _ = quick
     rows = _rows(out)
     same, soft, back = _three_ways(
-        out, tmp_path, "--rebid", ["--bid-model", "softmax"], ["--bid-model", "argmax"]
-    )
+        out, tmp_path, "--rebid", ["--bid-model", "softmax"], ["--bid-model", "pick"]
+    )  # the quick run's bids are judged by the detector's model, "pick"
     for r in rows:
         for again in (same[r["id"]], back[r["id"]]):
             assert _flat(again["hands"]) == pytest.approx(_flat(r["hands"]))
@@ -174,22 +175,24 @@ def test_the_cards_are_judged_again_on_more_deals(
     assert any(_cards(more[r["id"]]) != pytest.approx(_cards(r)) for r in rows)
 
 
-def test_cards_and_bids_are_judged_again_by_the_search_rule(
+def test_cards_and_bids_are_judged_again_by_another_model(
     quick: tuple[Path, dict[str, object]], tmp_path: Path
 ) -> None:
-    # --recard --card-model pick, then --rebid --bid-model pick: the cards'
-    # evidence by the search's rule, then the bids' too; each pass keeps
+    # The quick run judges by the detector's model, the search's rule;
+    # --recard --card-model argmax, then --rebid --bid-model argmax: the
+    # cards' evidence by the argmax, then the bids' too; each pass keeps
     # what it does not judge, and the rows say which model judged them.
     out, _ = quick
     rows = _rows(out)
-    _run(tmp_path / "cards", "--recard", str(out), "--card-model", "pick")
+    assert all((r["card_model"], r["bid_model"]) == ("pick", "pick") for r in rows)
+    _run(tmp_path / "cards", "--recard", str(out), "--card-model", "argmax")
     cards = _by_id(tmp_path / "cards")
-    _run(tmp_path / "both", "--rebid", str(tmp_path / "cards"), "--bid-model", "pick")
+    _run(tmp_path / "both", "--rebid", str(tmp_path / "cards"), "--bid-model", "argmax")
     both = _by_id(tmp_path / "both")
     for r in rows:
-        assert cards[r["id"]]["card_model"] == "pick"
+        assert cards[r["id"]]["card_model"] == "argmax"
         assert cards[r["id"]]["bid_hands"] == r["bid_hands"]
-        assert both[r["id"]]["bid_model"] == "pick"
+        assert both[r["id"]]["bid_model"] == "argmax"
         assert _cards(both[r["id"]]) == pytest.approx(_cards(cards[r["id"]]))
     assert any(_cards(cards[r["id"]]) != pytest.approx(_cards(r)) for r in rows)
     assert any(_flat(both[r["id"]]["bid_hands"]) != _flat(r["bid_hands"]) for r in rows)
@@ -224,7 +227,7 @@ def test_the_thresholds_rule_and_the_same_tables_summary(
         timeout=300,
         check=True,
     )
-    assert done.stderr.startswith("threshold z >= 2.8, 1 tables, 2 deals")
+    assert done.stderr.startswith("threshold z >= 2.9, 1 tables, 2 deals")
     assert (out / "summary.json").read_text() == before
 
 
@@ -434,7 +437,7 @@ def test_the_bids_and_cards_are_judged_again_in_one_run(
     # --rebid FROM --recard FROM: the bids judged again, then the cards, as
     # the two runs one after the other give them; two FROMs are refused.
     out, _ = quick
-    way = ["--bid-model", "pick", "--card-model", "pick", "--card-deals", "24"]
+    way = ["--bid-model", "argmax", "--card-model", "argmax", "--card-deals", "24"]
     _run(tmp_path / "bids", "--rebid", str(out), *way)
     _run(tmp_path / "then", "--recard", str(tmp_path / "bids"), *way)
     _run(tmp_path / "both", "--rebid", str(out), "--recard", str(out), *way)
@@ -443,7 +446,7 @@ def test_the_bids_and_cards_are_judged_again_in_one_run(
     for key, row in both.items():
         assert _flat(row["hands"]) == pytest.approx(_flat(then[key]["hands"]))
         assert row["bid_hands"] == then[key]["bid_hands"]
-        assert (row["bid_model"], row["card_model"], row["card_deals"]) == ("pick", "pick", 24)
+        assert (row["bid_model"], row["card_model"], row["card_deals"]) == ("argmax", "argmax", 24)
     assert any(both[k]["bid_hands"] != r["bid_hands"] for k, r in _by_id(out).items())
     refused = subprocess.run(
         [sys.executable, str(BENCH), "--rebid", str(out), "--recard", str(tmp_path), "--quick"],
@@ -453,3 +456,33 @@ def test_the_bids_and_cards_are_judged_again_in_one_run(
         check=False,
     )
     assert refused.returncode == 2 and "one FROM" in refused.stderr
+
+
+def test_the_detectors_defaults_are_the_measured_way_at_the_rules_thresholds() -> None:
+    # The figures docs/fair-play.md gives are of the run in v7-pick64: the
+    # detector's options are the ones that run judged by, and its
+    # thresholds the ones the thresholds' rule gives on that run's honest
+    # pairs (the script's default run).
+    run = BENCH.parent / "results" / "fairplay" / "v7-pick64"
+    measured = json.loads((run / "summary.json").read_text())
+    d = ScoreOptions()
+    assert (d.card_model, d.bid_model, d.deals, d.argmax_size) == (
+        measured["card_model"],
+        measured["bid_model"],
+        measured["card_deals"],
+        measured["argmax_size"],
+    )
+    assert (d.infer_batch, d.mix_rate, d.bid_weight) == (
+        measured["infer_batch"],
+        measured["mix_rate"],
+        measured["bid_weight"],
+    )
+    rule = subprocess.run(
+        [sys.executable, str(BENCH.parent / "fairplay_threshold.py")],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=True,
+    )
+    both = float(rule.stdout.split("the rule: both at ")[1].split()[0])
+    assert (both, both) == (FLAG_Z, POLICY_FLAG_Z)

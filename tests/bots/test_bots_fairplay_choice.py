@@ -132,8 +132,7 @@ def test_judging_cards_by_the_softmax_is_still_the_values_softmax() -> None:
 def test_bids_are_judged_by_either_model_on_the_same_values() -> None:
     game = play_deals([HeuristicBot() for _ in range(4)], deals=2, seed=8)
     soft = ScoreOptions(bid_deals=6, bid_refs=2, seed=1, bid_model="softmax")
-    argmax = ScoreOptions(bid_deals=6, bid_refs=2, seed=1)
-    assert argmax.bid_model == "argmax"  # the detector's since session 24
+    argmax = ScoreOptions(bid_deals=6, bid_refs=2, seed=1, bid_model="argmax")
     seen = 0
     for i, b in enumerate(list(bid_decisions(game[0]))[:8]):
         tallies = bid_tallies(b.view, b.partner_hand, b.bid, argmax, seed=i)
@@ -168,7 +167,7 @@ def test_fewer_deals_a_resample_make_a_flatter_player() -> None:
 
 def test_cards_are_judged_with_the_options_resample_size() -> None:
     game = play_deals([HeuristicBot() for _ in range(4)], deals=1, seed=13)
-    options = ScoreOptions(deals=8, refs=2, seed=1, argmax_size=3)
+    options = ScoreOptions(deals=8, refs=2, seed=1, argmax_size=3, card_model="argmax")
     seen = 0
     for i, d in enumerate(list(play_decisions(game[0]))[:10]):
         tallies = card_tallies(d.view, d.partner_hand, options, seed=i)

@@ -147,7 +147,7 @@ def test_a_pair_is_flagged_when_either_statistic_reaches_its_threshold() -> None
 
 
 def test_the_thresholds_rise_past_fifty_deals_with_the_square_root_of_the_deals() -> None:
-    # A score of 3 (9 terms) passes 2.8 after 50 deals, not 3.0 after 100.
+    # A score of 3 (9 terms) passes 2.9 after 50 deals, not 3.1 after 100.
     assert thresholds_at(None) == thresholds_at(FLAG_DEALS) == (FLAG_Z, POLICY_FLAG_Z)
     assert thresholds_at(10) == (FLAG_Z, POLICY_FLAG_Z)  # never lower before 50
     four = thresholds_at(4 * FLAG_DEALS)

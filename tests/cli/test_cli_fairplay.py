@@ -28,8 +28,8 @@ def test_json_gives_every_seat_and_its_partnership(record_file: Path) -> None:
     out = json.loads(r.stdout)
     hands = len(json.loads(record_file.read_text(encoding="utf-8"))["hands"])
     assert (out["records"], out["deals"]) == (1, hands)  # a hand thrown in counts too
-    assert out["threshold"] == 2.8  # as set: the thresholds rise only past 50 deals
-    assert out["policy_threshold"] == 2.8
+    assert out["threshold"] == 2.9  # as set: the thresholds rise only past 50 deals
+    assert out["policy_threshold"] == 2.9
     seats = out["seats"]
     assert [s["seat"] for s in seats] == [0, 1, 2, 3]
     assert all(s["player"]["decisions"] > 0 for s in seats)
@@ -54,7 +54,7 @@ def test_two_records_add_up_and_the_text_is_a_table(record_file: Path) -> None:
     text = CliRunner().invoke(app, ["fairplay", str(record_file), "--threshold", "2.5"])
     assert text.exit_code == 0
     assert "Fair play" in text.stdout and "z >= 2.5" in text.stdout
-    assert "second z >= 2.8" in text.stdout
+    assert "second z >= 2.9" in text.stdout
 
 
 def test_a_bad_record_is_refused_in_one_line(tmp_path: Path) -> None:

@@ -81,7 +81,7 @@ async def test_evidence_adds_up_over_games_until_the_pair_is_reported_once(store
         assert r.details is not None
         assert (r.details["games"], r.details["deals"], r.details["decisions"]) == (2, 10, 60)
         assert r.details["z"] == pytest.approx(20 / 40**0.5, abs=0.01)
-        assert r.details["thresholds"] == [2.8, 2.8]  # 10 deals: as set
+        assert r.details["thresholds"] == [2.9, 2.9]  # 10 deals: as set
         assert r.details["partner"] == ({"ua", "uc"} - {r.reported}).pop()
         assert "Seats 0 and 2" in r.details["text"] and "For review" in r.details["text"]
     # Still flagged after another game, but the reports are open: no more.
@@ -110,7 +110,7 @@ class Steady:
         ]
 
 
-@pytest.mark.parametrize(("deals", "thresholds"), [(50, [2.8, 2.8]), (200, [3.3, 3.3])])
+@pytest.mark.parametrize(("deals", "thresholds"), [(50, [2.9, 2.9]), (200, [3.4, 3.4])])
 async def test_the_same_score_over_more_deals_must_clear_a_higher_threshold(
     store: Store, deals: int, thresholds: list[float]
 ) -> None:
@@ -121,10 +121,10 @@ async def test_the_same_score_over_more_deals_must_clear_a_higher_threshold(
     assert pair is not None and pair.deals == deals
     assert Evidence.from_dict(pair.evidence).z == pytest.approx(3.0)
     reports = await store.moderation.reports("open", 10)
-    if deals == 50:  # 3.0 reaches 2.8
+    if deals == 50:  # 3.0 reaches 2.9
         assert sorted(r.reported for r in reports) == ["ua", "uc"]
         assert all(r.details is not None and r.details["thresholds"] == thresholds for r in reports)
-    else:  # 3.0 is short of 3.3 after 200 deals
+    else:  # 3.0 is short of 3.4 after 200 deals
         assert reports == []
 
 

@@ -22,7 +22,7 @@ def fairplay(
     records: Annotated[list[str], typer.Argument(help="Game records (JSON files), - for stdin.")],
     deals: Annotated[
         int, typer.Option("--deals", min=1, help="Sampled deals per partner hand.")
-    ] = 16,  # ScoreOptions().deals: the bots' modules load only when it runs
+    ] = 64,  # ScoreOptions().deals: the bots' modules load only when it runs
     refs: Annotated[
         int, typer.Option("--refs", min=1, help="Partner hands inferred per decision.")
     ] = 2,

@@ -18,19 +18,20 @@ __all__ = [
     "ScoreOptions",
 ]
 
-FLAG_Z: Final = 2.8
+FLAG_Z: Final = 2.9
 """The partnership score from which a pair is flagged for a moderator:
-about one honest pair in 390 if the score were exactly N(0, 1). Until
-session 23 it was 3.0; 2.8 is the lowest tenth at which normals fitted to
-the honest pairs' scores expect at most three quarters of the 1% allowed
-to pass either threshold, a quarter kept for the fit's error
-(docs/fair-play.md, "The threshold (session 23)")."""
-POLICY_FLAG_Z: Final = 2.8
+about one honest pair in 530 if the score were exactly N(0, 1). It is the
+lowest tenth at which normals fitted to the honest pairs' scores after 50
+deals expect at most three quarters of the 1% allowed to pass either
+threshold, a quarter kept for the fit's error (docs/fair-play.md, "The
+threshold (session 23)"): 3.0 until session 23, 2.8 until session 32,
+2.9 since, the rule applied to the 840 honest pairs of the detector's
+measurement (docs/fair-play.md, "The search's rule on 64 deals a card
+(session 30)")."""
+POLICY_FLAG_Z: Final = 2.9
 """The same for the second statistic (:mod:`.policy`): a pair is flagged
-when either score reaches its threshold. 3.0 until session 23; since, both
-scores share the lowest tenth at which normals fitted to the honest pairs'
-scores (340 tables measured) expect at most 0.75% of honest pairs past
-either (0.71%), checked on tables measured after it was chosen."""
+when either score reaches its threshold. Both scores share the rule's
+tenth (3.0 until session 23, 2.8 until session 32)."""
 MIN_DECISIONS: Final = 40
 """A partnership is never flagged on fewer judged decisions (a
 self-normalised sum of a handful of terms is not yet normal)."""
@@ -47,41 +48,42 @@ partnership's games for as long as it plays, a fixed threshold would in
 time flag a share of regular honest partners (docs/fair-play.md, "Long
 partnerships"). Twice the measured drift keeps the honest pairs'
 distance to the threshold from shrinking as they play on; a colluder's
-score grows like the square root of the deals times its own rate, 2.8 or
+score grows like the square root of the deals times its own rate, 2.9 or
 more after 50 deals, far faster than the threshold."""
 
 
 @dataclass(frozen=True, slots=True)
 class ScoreOptions:
     """How hard the detector looks: ``deals`` sampled opponent deals per
-    partner hand, ``refs`` inferred partner hands (each kept from
-    ``infer_batch`` deals by the likelihood of the plays so far, weighed
-    on the fast path with ``fast``; 48 was tried and found fewer
-    colluders, docs/fair-play.md), exact solving from ``exact`` tricks
-    left, seeded by ``seed``. ``card_model``:
-    the cards' choice model, ``"argmax"`` (the default since session 22:
-    the chance of each card being the best of the means over a resample
-    of the deals valued, ``argmax_draws`` resamples, mixed with ``eps`` of
-    the uniform; :func:`.choice.argmax_log_probs`) or ``"softmax"`` (of
-    ``beta`` per point). Bids (``bids`` on): ``bid_deals`` simulated hands
-    per partner hand, ``bid_refs`` inferred partner hands, ``bid_model``
-    (``"softmax"`` of ``bid_beta`` per point, or ``"argmax"`` as the
-    cards'), each bid's ``l`` weighted by ``bid_weight`` in
-    its hand's sum (1: as is; other weights were tried, docs/fair-play.md,
-    "Bids"). ``fast``: values on the search's fast path (rollouts and the
-    exact solver in C; the same values as in Python, sooner). ``mix_rate``:
-    the share of decisions of the cheat the first statistic's evidence is
-    the likelihood ratio against, cards and bids alike
-    (:func:`.choice.mixture_llr`; 1, the plain log ratio). ``argmax_size``:
-    the cards' resamples (by either model, argmax or pick) are of that
-    many deals instead of as many as valued (a player who decides on fewer
-    deals than the detector values; screened in session 27 with the
-    argmax, in session 30 with the pick). ``"pick"``, for either model: the chance that
-    the search's own rule takes the option on a resample (the heuristic's
-    option unless another beats it by ``pick_z`` standard errors,
-    :func:`.choice.pick_shares`; screened in session 28)."""
+    partner hand (64 since session 32, 16 before), ``refs`` inferred
+    partner hands (each kept from ``infer_batch`` deals by the likelihood
+    of the plays so far, weighed on the fast path with ``fast``; 48 was
+    tried and found fewer colluders, docs/fair-play.md), exact solving
+    from ``exact`` tricks left, seeded by ``seed``. ``card_model``: the
+    cards' choice model, ``"pick"`` (the default since session 32: the
+    chance that the search's own rule takes the card on a resample of the
+    deals valued, the heuristic's card unless another beats it by
+    ``pick_z`` standard errors, :func:`.choice.pick_shares`),
+    ``"argmax"`` (sessions 22 to 31: the chance of each card being the
+    best of the means over a resample, :func:`.choice.argmax_log_probs`)
+    or ``"softmax"`` (of ``beta`` per point); the resampled models take
+    ``argmax_draws`` resamples, mixed with ``eps`` of the uniform, each of
+    ``argmax_size`` deals (16 since session 32: a player who decides on
+    fewer deals than the detector values; ``None``: as many as valued).
+    Bids (``bids`` on): ``bid_deals`` simulated hands per partner hand,
+    ``bid_refs`` inferred partner hands, ``bid_model`` (as the cards':
+    ``"pick"`` since session 32, ``"argmax"`` from session 24,
+    ``"softmax"`` of ``bid_beta`` per point before), each bid's ``l``
+    weighted by ``bid_weight`` in its hand's sum (1: as is; other weights
+    were tried, docs/fair-play.md, "Bids"). ``fast``: values on the
+    search's fast path (rollouts and the exact solver in C; the same
+    values as in Python, sooner). ``mix_rate``: the share of decisions of
+    the cheat the first statistic's evidence is the likelihood ratio
+    against, cards and bids alike (:func:`.choice.mixture_llr`; 1, the
+    plain log ratio). Why the defaults are these: docs/fair-play.md, "The
+    search's rule on 64 deals a card (session 30)"."""
 
-    deals: int = 16
+    deals: int = 64
     refs: int = 2
     infer_batch: int = 12
     beta: float = 0.3
@@ -96,12 +98,12 @@ class ScoreOptions:
     policy: PolicyModel = field(default_factory=PolicyModel)
     policy_threshold: float = POLICY_FLAG_Z
     fast: bool = True
-    card_model: Literal["argmax", "softmax", "pick"] = "argmax"
-    bid_model: Literal["argmax", "softmax", "pick"] = "argmax"
+    card_model: Literal["argmax", "softmax", "pick"] = "pick"
+    bid_model: Literal["argmax", "softmax", "pick"] = "pick"
     argmax_draws: int = 400
     eps: float = 0.1
     mix_rate: float = 1.0
-    argmax_size: int | None = None
+    argmax_size: int | None = 16
     pick_z: float = 1.0
 
     def __post_init__(self) -> None:

@@ -340,9 +340,9 @@ def thresholds_at(
     further ``sqrt(FLAG_DEALS)`` of deals (``None``: as given).
 
     >>> thresholds_at(50)
-    (2.8, 2.8)
+    (2.9, 2.9)
     >>> [round(t, 2) for t in thresholds_at(200)]
-    [3.3, 3.3]
+    [3.4, 3.4]
     """
     if deals is None or deals <= FLAG_DEALS:
         return threshold, policy_threshold
