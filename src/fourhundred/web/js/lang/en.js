@@ -557,7 +557,7 @@ export const en = {
   "mod.fp_deals": "Deals",
   "mod.fp_thresholds": "Thresholds at these deals (first / second score)",
   "mod.fp_partner": "Partner",
-  "mod.fp_note": "Found by the server's fair-play check: the pair's bids and cards follow each other's hidden hands more than their own view explains (from 2.9 on either of its two scores over 50 deals, a little higher over more; in our measurements under one honest pair in a hundred). Evidence for review, not a verdict: watch their games before acting.",
+  "mod.fp_note": "Found by the server's fair-play check: the pair's bids and cards follow each other's hidden hands more than their own view explains (either of its two scores at the threshold shown above, which rises a little past 50 deals; in our measurements under one honest pair in a hundred). Evidence for review, not a verdict: watch their games before acting.",
   "mod.open": "Open",
   "mod.audit": "Audit log",
   "mod.no_audit": "No moderator acts yet.",
