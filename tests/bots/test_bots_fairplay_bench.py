@@ -462,7 +462,7 @@ def test_the_detectors_defaults_are_the_measured_way_at_the_rules_thresholds() -
     # The figures docs/fair-play.md gives are of the run in v7-pick64: the
     # detector's options are the ones that run judged by, and its
     # thresholds the ones the thresholds' rule gives on that run's honest
-    # pairs (the script's default run).
+    # pairs.
     run = BENCH.parent / "results" / "fairplay" / "v7-pick64"
     measured = json.loads((run / "summary.json").read_text())
     d = ScoreOptions()
@@ -478,7 +478,7 @@ def test_the_detectors_defaults_are_the_measured_way_at_the_rules_thresholds() -
         measured["bid_weight"],
     )
     rule = subprocess.run(
-        [sys.executable, str(BENCH.parent / "fairplay_threshold.py")],
+        [sys.executable, str(BENCH.parent / "fairplay_threshold.py"), "--out", str(run)],
         capture_output=True,
         text=True,
         timeout=120,
